@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set everything up on a fresh machine and run the main job.
+# Creates .venv, installs reelforge with all it needs, then runs the main job:
+# for now the exact RTP and a demo simulation of every registered game.
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e ".[dev]"
+exec .venv/bin/reelforge demo "$@"

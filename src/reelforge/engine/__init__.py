@@ -1,0 +1,1 @@
+"""The shared machinery: reels, evaluation, rounds and autoplay."""

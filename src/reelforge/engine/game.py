@@ -1,0 +1,47 @@
+"""What every game offers the engine, the simulator and the server."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from reelforge.engine.round import Action, Round
+from reelforge.money import BetLevel
+from reelforge.rng import RandomSource
+
+
+class Game(Protocol):
+    id: str
+    name: str
+    version: str
+    modes: list[str]
+    variants: list[str]
+    default_variant: str
+
+    def bet_levels(self) -> list[BetLevel]: ...
+
+    def start(
+        self,
+        stake: int,
+        rng: RandomSource,
+        *,
+        variant: str | None = None,
+        mode: str = "base",
+        player_state: dict[str, Any] | None = None,
+    ) -> Round:
+        """Open a round: the stake must be one of :meth:`bet_levels`."""
+        ...
+
+    def act(self, round_: Round, action: Action, rng: RandomSource) -> Round:
+        """Take one player action on a pending round; returns the next state."""
+        ...
+
+    def info(self) -> dict[str, Any]:
+        """Id, name, version, modes, variants, bet levels, paytable: JSON for clients."""
+        ...
+
+
+def play_default(game: Game, round_: Round, rng: RandomSource) -> Round:
+    """Finish a round with the default play at every decision."""
+    while not round_.complete:
+        round_ = game.act(round_, round_.default_action(), rng)
+    return round_

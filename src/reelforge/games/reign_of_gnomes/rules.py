@@ -1,0 +1,273 @@
+"""Reign of Gnomes: the readable rules the server deals and the tests trust.
+
+Draw order (the numba kernel follows it draw for draw):
+base spin: 5 reel stops.  Each free spin: 1 wheel draw, then the award's draws
+(Spin To Win: 5 stops per Spin To Win game until one wins; Random Wilds: 1 draw for the
+replacement set; Ice Diamonds: a Fisher-Yates shuffle of the stones, 14 draws), then 5
+stops for the main reels, which resolve after the award's feature is complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from reelforge.engine.evaluate import evaluate_ways, scatter_positions
+from reelforge.engine.reels import ReelSet
+from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
+from reelforge.money import BetLevel, InvalidBet, bet_levels, find_bet
+from reelforge.rng import RandomSource, shuffle, weighted_index
+
+from .data_model import GnomesData, load
+
+DATA_DIR = Path(__file__).parent / "data"
+
+SPIN = ActionSpec(name="spin")
+
+
+@dataclass(frozen=True)
+class SpinResult:
+    stops: list[int]
+    window: list[list[str]]
+    ways_credits: int
+    scatters: int
+    scatter_credits: int
+    event: dict[str, Any]
+
+
+class ReignOfGnomes:
+    """The game.  One instance per RTP variant file; instances hold no mutable state."""
+
+    id = "reign-of-gnomes"
+    name = "Reign of Gnomes"
+    modes: ClassVar[list[str]] = ["base"]
+
+    def __init__(self, variants: dict[str, GnomesData] | None = None) -> None:
+        if variants is None:
+            variants = {}
+            for path in sorted(DATA_DIR.glob("*.toml")):
+                data = load(path)
+                variants[data.game.variant] = data
+        if not variants:
+            raise ValueError("Reign of Gnomes has no data file")
+        self.data_by_variant = variants
+        self.default_variant = next(iter(variants))
+        first = variants[self.default_variant]
+        self.version = first.game.version
+
+    @property
+    def variants(self) -> list[str]:
+        return list(self.data_by_variant)
+
+    def data(self, variant: str | None = None) -> GnomesData:
+        key = variant or self.default_variant
+        try:
+            return self.data_by_variant[key]
+        except KeyError:
+            raise InvalidBet(f"unknown RTP variant {key!r}; offered: {self.variants}") from None
+
+    def bet_levels(self, variant: str | None = None) -> list[BetLevel]:
+        d = self.data(variant)
+        return bet_levels(list(d.game.coins), d.game.base_credits)
+
+    def info(self) -> dict[str, Any]:
+        d = self.data()
+        return {
+            "id": self.id,
+            "name": self.name,
+            "version": self.version,
+            "modes": self.modes,
+            "variants": self.variants,
+            "default_variant": self.default_variant,
+            "currency": d.game.currency,
+            "bet_levels": [b.to_json() for b in self.bet_levels()],
+            "max_win": d.game.max_win,
+            "symbols": d.symbols,
+            "ways_pays": d.ways_pays,
+            "scatter_pays": d.scatter_pays,
+            "free_spins": d.free_spins,
+            "wheel": [{"label": s.label, "weight": s.weight} for s in d.wheel],
+            "ice_diamonds": d.ice_diamonds.model_dump(),
+        }
+
+    # -- one spin of a reel set -------------------------------------------------------
+
+    def spin_reels(
+        self, d: GnomesData, reels: ReelSet, rng: RandomSource, *, kind: str, multiplier: int = 1
+    ) -> SpinResult:
+        stops, window = reels.spin(rng)
+        ways = evaluate_ways(window, d.ways_pays, d.wild)
+        ways_credits = sum(w.credits for w in ways) * multiplier
+        scat = scatter_positions(window, d.scatter)
+        scatter_credits = d.scatter_pays.get(len(scat), 0) * d.game.base_credits
+        event: dict[str, Any] = {
+            "type": "spin",
+            "reels": kind,
+            "stops": stops,
+            "window": window,
+            "ways": [w.to_json() for w in ways],
+            "multiplier": multiplier,
+            "scatters": scat,
+            "scatter_credits": scatter_credits,
+            "credits": ways_credits + scatter_credits,
+        }
+        return SpinResult(stops, window, ways_credits, len(scat), scatter_credits, event)
+
+    # -- the state machine -------------------------------------------------------------
+
+    def start(
+        self,
+        stake: int,
+        rng: RandomSource,
+        *,
+        variant: str | None = None,
+        mode: str = "base",
+        player_state: dict[str, Any] | None = None,
+    ) -> Round:
+        if mode not in self.modes:
+            raise InvalidBet(f"unknown mode {mode!r}; offered: {self.modes}")
+        d = self.data(variant)
+        level = find_bet(self.bet_levels(variant), stake)
+        rnd = Round(
+            game=self.id,
+            game_version=self.version,
+            variant=d.game.variant,
+            mode=mode,
+            coin=level.coin,
+            stake=level.stake,
+            step=1,
+            state={"credits": 0, "free_spins_left": 0, "free_spins_played": 0, "phase": "base"},
+        )
+        spin = self.spin_reels(d, d.base, rng, kind="base")
+        rnd.events.append(spin.event)
+        self._add_credits(d, rnd, spin.event["credits"])
+        if spin.scatters in d.free_spins and not rnd.complete:
+            awarded = d.free_spins[spin.scatters]
+            rnd.state["free_spins_left"] = awarded
+            rnd.state["phase"] = "free_spins"
+            rnd.events.append({"type": "free_spins_awarded", "count": awarded, "scatters": spin.scatters})
+        self._settle(rnd)
+        return rnd
+
+    def act(self, round_: Round, action: Action, rng: RandomSource) -> Round:
+        round_.allowed(action)
+        d = self.data(round_.variant)
+        rnd = round_.model_copy(deep=True)
+        rnd.step += 1
+        if action.name == "spin":
+            self._free_spin(d, rnd, rng)
+        elif action.name == "pick":
+            assert action.choice is not None  # checked by allowed()
+            self._pick(d, rnd, action.choice, rng)
+        else:  # pragma: no cover - allowed() only admits listed actions
+            raise InvalidAction(f"unknown action {action.name!r}")
+        self._settle(rnd)
+        return rnd
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _free_spin(self, d: GnomesData, rnd: Round, rng: RandomSource) -> None:
+        st = rnd.state
+        st["free_spins_left"] -= 1
+        st["free_spins_played"] += 1
+        segment = d.wheel[weighted_index(rng, d.wheel_weights)]
+        rnd.events.append({"type": "wheel", "award": segment.label, "free_spin": st["free_spins_played"]})
+        if segment.award == "multiplier":
+            assert segment.multiplier is not None
+            self._main_reels(d, rnd, rng, d.free, "free", segment.multiplier)
+        elif segment.award == "spin_to_win":
+            self._spin_to_win(d, rnd, rng)
+            self._main_reels(d, rnd, rng, d.free, "free", 1)
+        elif segment.award == "random_wilds":
+            which = rng.randbelow(len(d.random_wild_reels))
+            rnd.events.append({"type": "random_wilds", "set": which})
+            self._main_reels(d, rnd, rng, d.random_wild_reels[which], f"random_wilds_{which}", 1)
+        else:  # ice_diamonds: the hidden layout is fixed before the first pick
+            ice = d.ice_diamonds
+            layout = [True] * ice.diamonds + [False] * (ice.stones - ice.diamonds)
+            shuffle(rng, layout)
+            st["_ice_layout"] = layout
+            st["ice"] = {"picked": [], "diamonds": 0, "empties": 0}
+            st["phase"] = "ice_diamonds"
+            rnd.events.append({"type": "ice_diamonds_start", "stones": ice.stones})
+
+    def _spin_to_win(self, d: GnomesData, rnd: Round, rng: RandomSource) -> None:
+        multiplier = 1
+        while True:
+            spin = self.spin_reels(d, d.spin_to_win, rng, kind="spin_to_win", multiplier=multiplier)
+            rnd.events.append(spin.event)
+            if spin.ways_credits:
+                return
+            multiplier += 1
+
+    def _pick(self, d: GnomesData, rnd: Round, stone: int, rng: RandomSource) -> None:
+        st = rnd.state
+        ice = d.ice_diamonds
+        diamond = st["_ice_layout"][stone]
+        st["ice"]["picked"].append(stone)
+        st["ice"]["diamonds" if diamond else "empties"] += 1
+        rnd.events.append({"type": "pick", "stone": stone, "diamond": diamond})
+        if st["ice"]["diamonds"] == ice.diamonds or st["ice"]["empties"] == ice.empties_to_end:
+            level = ice.level_for(st["ice"]["diamonds"])
+            credits = ice.levels[level].award * d.game.base_credits
+            rnd.events.append(
+                {
+                    "type": "ice_diamonds_award",
+                    "diamonds": st["ice"]["diamonds"],
+                    "level": level + 1,
+                    "credits": credits,
+                    "layout": st.pop("_ice_layout"),
+                }
+            )
+            del st["ice"]
+            st["phase"] = "free_spins"
+            self._add_credits(d, rnd, credits)
+            if not rnd.complete:
+                self._main_reels(d, rnd, rng, d.free, "free", 1)
+
+    def _main_reels(
+        self, d: GnomesData, rnd: Round, rng: RandomSource, reels: ReelSet, kind: str, multiplier: int
+    ) -> None:
+        spin = self.spin_reels(d, reels, rng, kind=kind, multiplier=multiplier)
+        rnd.events.append(spin.event)
+        self._add_credits(d, rnd, spin.event["credits"])
+        if spin.scatters in d.free_spins and not rnd.complete:
+            extra = d.free_spins[spin.scatters]
+            rnd.state["free_spins_left"] += extra
+            rnd.events.append(
+                {"type": "free_spins_awarded", "count": extra, "scatters": spin.scatters, "retrigger": True}
+            )
+
+    def _add_credits(self, d: GnomesData, rnd: Round, credits: int) -> None:
+        """Add a win; at the max-win cap the round ends and what is left is forfeited."""
+        cap = d.game.max_win * d.game.base_credits
+        total = rnd.state["credits"] + credits
+        if total >= cap:
+            total = cap
+            rnd.state["free_spins_left"] = 0
+            rnd.state.pop("_ice_layout", None)
+            rnd.state.pop("ice", None)
+            rnd.state["phase"] = "done"
+            rnd.events.append({"type": "max_win", "credits": cap})
+            rnd.status = "complete"
+        rnd.state["credits"] = total
+        rnd.win = total * rnd.coin
+
+    def _settle(self, rnd: Round) -> None:
+        """Work out what the player may do next, or close the round."""
+        st = rnd.state
+        if rnd.complete:
+            rnd.actions = []
+        elif st.get("phase") == "ice_diamonds":
+            picked = set(st["ice"]["picked"])
+            choices = [i for i in range(len(st["_ice_layout"])) if i not in picked]
+            rnd.actions = [ActionSpec(name="pick", choices=choices, default=choices[0], needs_player=True)]
+        elif st["free_spins_left"] > 0:
+            rnd.actions = [SPIN]
+        else:
+            st["phase"] = "done"
+            rnd.status = "complete"
+            rnd.actions = []
+        if rnd.complete:
+            rnd.events.append({"type": "round_end", "credits": st["credits"], "win": rnd.win})
