@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+import numpy as np
+
+from reelforge.analysis.stats import SimStats
 from reelforge.engine.round import Action, Round
 from reelforge.money import BetLevel
 from reelforge.rng import RandomSource
@@ -33,6 +36,16 @@ class Game(Protocol):
 
     def act(self, round_: Round, action: Action, rng: RandomSource) -> Round:
         """Take one player action on a pending round; returns the next state."""
+        ...
+
+    def exact(self, variant: str | None = None, mode: str = "base") -> dict[str, Any]:
+        """Exact RTP: keys game, variant, mode, rtp, components, hit_frequency, method."""
+        ...
+
+    def simulate_chunk(
+        self, rounds: int, seed: np.random.SeedSequence, *, variant: str | None = None, mode: str = "base"
+    ) -> SimStats:
+        """Monte Carlo of ``rounds`` rounds from one seed; depends on the seed alone."""
         ...
 
     def info(self) -> dict[str, Any]:

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
+
+from reelforge.analysis.stats import SimStats
 from reelforge.engine.evaluate import evaluate_ways, scatter_positions
 from reelforge.engine.reels import ReelSet
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
@@ -90,6 +93,40 @@ class ReignOfGnomes:
             "wheel": [{"label": s.label, "weight": s.weight} for s in d.wheel],
             "ice_diamonds": d.ice_diamonds.model_dump(),
         }
+
+    # -- math ------------------------------------------------------------------------------
+
+    def exact(self, variant: str | None = None, mode: str = "base") -> dict[str, Any]:
+        """Exact RTP and its breakdown (fractions of the stake), from the data file alone."""
+        from .exact import exact_rtp
+
+        if mode not in self.modes:
+            raise InvalidBet(f"unknown mode {mode!r}; offered: {self.modes}")
+        d = self.data(variant)
+        result = exact_rtp(d)
+        return {
+            "game": self.id,
+            "variant": d.game.variant,
+            "mode": mode,
+            "rtp": float(result.rtp),
+            "rtp_fraction": f"{result.rtp.numerator}/{result.rtp.denominator}",
+            "components": {k: float(v) for k, v in result.components.items()},
+            "hit_frequency": float(result.hit_frequency),
+            "free_spins_frequency": float(result.free_spins_frequency),
+            "mean_free_spins": float(result.mean_free_spins),
+            "method": "exact",
+            "max_win_cap_included": False,
+        }
+
+    def simulate_chunk(
+        self, rounds: int, seed: np.random.SeedSequence, *, variant: str | None = None, mode: str = "base"
+    ) -> SimStats:
+        """Play ``rounds`` rounds in the numba kernel from one seed (default play)."""
+        from .kernel import simulate_chunk
+
+        if mode not in self.modes:
+            raise InvalidBet(f"unknown mode {mode!r}; offered: {self.modes}")
+        return simulate_chunk(self.data(variant), seed, rounds)
 
     # -- one spin of a reel set -------------------------------------------------------
 
