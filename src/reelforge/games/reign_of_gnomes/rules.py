@@ -215,7 +215,8 @@ class ReignOfGnomes:
             self._main_reels(d, rnd, rng, d.free, "free", segment.multiplier)
         elif segment.award == "spin_to_win":
             self._spin_to_win(d, rnd, rng)
-            self._main_reels(d, rnd, rng, d.free, "free", 1)
+            if not rnd.complete:  # the Spin To Win win may reach the cap
+                self._main_reels(d, rnd, rng, d.free, "free", 1)
         elif segment.award == "random_wilds":
             which = rng.randbelow(len(d.random_wild_reels))
             rnd.events.append({"type": "random_wilds", "set": which})
@@ -235,6 +236,7 @@ class ReignOfGnomes:
             spin = self.spin_reels(d, d.spin_to_win, rng, kind="spin_to_win", multiplier=multiplier)
             rnd.events.append(spin.event)
             if spin.ways_credits:
+                self._add_credits(d, rnd, spin.event["credits"])
                 return
             multiplier += 1
 
