@@ -142,3 +142,24 @@ def weighted_index(rng: RandomSource, weights: Sequence[int]) -> int:
             return i
         r -= w
     raise AssertionError("unreachable: draw below the total weight")
+
+
+class ScriptedRandom:
+    """Test-only: deals a script of values first, then falls back to ``inner``.
+
+    Forces a chosen outcome (free spins, a feature) through the real rules; every
+    scripted value is checked against the range asked for.  Production never uses it.
+    """
+
+    def __init__(self, script: Sequence[int], inner: RandomSource) -> None:
+        self.script = list(script)
+        self.inner = inner
+
+    def randbelow(self, n: int) -> int:
+        _check_n(n)
+        if self.script:
+            value = self.script.pop(0)
+            if not 0 <= value < n:
+                raise ValueError(f"scripted draw {value} is outside the range [0, {n})")
+            return value
+        return self.inner.randbelow(n)

@@ -225,15 +225,20 @@ class DataFileError(ValueError):
     """A game data file that does not load; the message names the file and field."""
 
 
-def load(path: Path) -> GnomesData:
-    try:
-        raw = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{path.name}: not valid TOML: {exc}") from exc
+def parse(raw: dict, source: str) -> GnomesData:
+    """Validate a data file's content; errors name the source and every bad field."""
     try:
         return GnomesData.model_validate(raw)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or '(file)'}: {err['msg']}" for err in exc.errors()
         )
-        raise DataFileError(f"{path.name}: {problems}") from exc
+        raise DataFileError(f"{source}: {problems}") from exc
+
+
+def load(path: Path) -> GnomesData:
+    try:
+        raw = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"{path.name}: not valid TOML: {exc}") from exc
+    return parse(raw, path.name)
