@@ -1,0 +1,377 @@
+"""The ``reelforge`` command: list games, exact RTP, Monte Carlo, terminal play, demo.
+
+Bad input (unknown game, variant or mode, a stake not offered, a non-positive count)
+ends with a one-line ``error: ...`` on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console, Group, RenderableType
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from reelforge.analysis.simulate import simulate as run_simulation
+from reelforge.analysis.simulate import validate
+from reelforge.engine.game import Game
+from reelforge.games import get_game, registry
+from reelforge.money import InvalidBet, find_bet, format_minor
+from reelforge.rng import SeededRandom, SystemRandom
+
+app = typer.Typer(
+    name="reelforge",
+    help="Slot-game engine: exact math, fast simulation, terminal play.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+DEMO_ROUNDS = 1_000_000
+DEMO_SEED = 20240601
+
+GameOpt = Annotated[str, typer.Argument(help="Game id, see `reelforge games`.", show_default=False)]
+VariantOpt = Annotated[str | None, typer.Option("--variant", help="RTP variant (default: the game's).")]
+ModeOpt = Annotated[str, typer.Option("--mode", help="Game mode.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
+
+
+def _out() -> Console:
+    # Built per call: Rich writes to whatever sys.stdout is then (a test runner swaps it).
+    return Console(highlight=False)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _message(exc: BaseException) -> str:
+    # KeyError's str() is the repr of its argument; the text itself reads better.
+    return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the engine's refusals of bad input into a one-line error and exit code 2."""
+    try:
+        yield
+    except (InvalidBet, ValueError, KeyError) as exc:
+        fail(_message(exc))
+
+
+@contextmanager
+def run_errors() -> Iterator[None]:
+    """Failures of the environment, not the input: one line and exit code 1.  Anything
+    else is a bug and keeps its traceback."""
+    try:
+        yield
+    except ImportError as exc:  # e.g. a game whose simulation kernel is not installed
+        fail(f"simulation unavailable: {exc}", code=1)
+    except OSError as exc:  # e.g. a Dask scheduler that cannot be reached
+        fail(f"{type(exc).__name__}: {exc}", code=1)
+
+
+def load_game(game_id: str, variant: str | None = None, mode: str | None = None) -> Game:
+    try:
+        game = get_game(game_id)
+    except KeyError as exc:
+        fail(_message(exc))
+    if variant is not None and variant not in game.variants:
+        fail(f"unknown RTP variant {variant!r} for {game.id}; offered: {', '.join(game.variants)}")
+    if mode is not None and mode not in game.modes:
+        fail(f"unknown mode {mode!r} for {game.id}; offered: {', '.join(game.modes)}")
+    return game
+
+
+def _currency(game: Game) -> str:
+    return str(game.info().get("currency", "GBP"))
+
+
+def pct(x: float, places: int = 4) -> str:
+    return f"{x * 100:.{places}f}%"
+
+
+def emit_json(data: Any) -> None:
+    # Plain echo, not Rich: Rich would wrap long lines and colour the JSON.
+    typer.echo(json.dumps(data, indent=2))
+
+
+@contextmanager
+def progress_bar(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
+    """A Rich bar on stderr (stdout stays clean for --json); silent when not a terminal."""
+    console = Console(stderr=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+    task = bar.add_task(description, total=total)
+
+    def update(done: int, _total: int) -> None:
+        bar.update(task, completed=done)
+
+    with bar:
+        yield update
+
+
+# -- games ------------------------------------------------------------------------------
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "name": game.name,
+        "version": game.version,
+        "modes": list(game.modes),
+        "variants": list(game.variants),
+        "default_variant": game.default_variant,
+        "bet_levels": [b.to_json() for b in game.bet_levels()],
+    }
+
+
+@app.command()
+def games(as_json: JsonOpt = False) -> None:
+    """List the registered games: modes, RTP variants and stakes."""
+    entries = [game_summary(g) for g in registry().values()]
+    if as_json:
+        emit_json(entries)
+        return
+    table = Table(title="Games")
+    table.add_column("id", no_wrap=True)
+    for col in ("name", "version", "modes", "RTP variants", "stakes"):
+        table.add_column(col)
+    for g, entry in zip(registry().values(), entries, strict=True):
+        cur = _currency(g)
+        variants = [v + "*" if v == entry["default_variant"] else v for v in entry["variants"]]
+        money = [format_minor(b["stake"], cur) for b in entry["bet_levels"]]
+        # A long ladder of stakes reads better as its ends and a count (--json has them all).
+        stakes = ", ".join(money) if len(money) <= 4 else f"{money[0]} .. {money[-1]} ({len(money)})"
+        table.add_row(
+            entry["id"],
+            entry["name"],
+            entry["version"],
+            ", ".join(entry["modes"]),
+            "\n".join(variants),
+            stakes,
+        )
+    table.caption = "* default RTP variant"
+    _out().print(table)
+
+
+# -- rtp --------------------------------------------------------------------------------
+
+_SHOWN = {"game", "variant", "mode", "rtp", "components", "hit_frequency", "method"}
+
+
+def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableType:
+    table = Table(title=title or f"{result['game']}  variant {result['variant']}  mode {result['mode']}")
+    table.add_column("component")
+    table.add_column("RTP (of stake)", justify="right")
+    for name, value in result["components"].items():
+        table.add_row(name, pct(value))
+    table.add_section()
+    table.add_row("[bold]total[/]", f"[bold]{pct(result['rtp'])}[/]")
+    table.add_row(
+        "hit frequency", f"{pct(result['hit_frequency'], 2)}  (1 in {1 / result['hit_frequency']:.2f})"
+    )
+    table.add_row("method", str(result.get("method", "")))
+    notes = []
+    for key, value in result.items():
+        if key not in _SHOWN:
+            shown = f"{value:.6g}" if isinstance(value, float) else str(value)
+            if len(shown) > 30:  # e.g. the exact fraction: a caption line, not a folded cell
+                notes.append(f"{key.replace('_', ' ')}: {shown}")
+            else:
+                table.add_row(key.replace("_", " "), shown)
+    # Printed under the table at full width: a caption would wrap to the table's.
+    return Group(table, Text("\n".join(notes), style="dim")) if notes else table
+
+
+@app.command()
+def rtp(
+    game_id: GameOpt, variant: VariantOpt = None, mode: ModeOpt = "base", as_json: JsonOpt = False
+) -> None:
+    """Exact RTP of a game and its breakdown by component."""
+    game = load_game(game_id, variant, mode)
+    with user_errors(), Console(stderr=True).status("computing the exact RTP..."):
+        result = game.exact(variant=variant, mode=mode)
+    if as_json:
+        emit_json(result)
+    else:
+        _out().print(exact_table(result))
+
+
+# -- simulate ---------------------------------------------------------------------------
+
+
+def simulation_table(sim: dict[str, Any], exact: dict[str, Any] | None) -> Table:
+    table = Table(title=f"{sim['game']}  variant {sim['variant']}  mode {sim['mode']}  Monte Carlo")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    lo, hi = sim["ci99"]
+    ulo, uhi = sim["ci99_uncapped"]
+    table.add_row("rounds", f"{sim['rounds']:,}")
+    table.add_row("seed", str(sim["seed"]))
+    table.add_row("RTP", f"{pct(sim['rtp'])}  (99% CI {pct(lo)} .. {pct(hi)})")
+    table.add_row("RTP uncapped", f"{pct(sim['rtp_uncapped'])}  (99% CI {pct(ulo)} .. {pct(uhi)})")
+    if exact is not None:
+        # exact() may leave the max-win cap out: compare like with like.
+        capped = bool(exact.get("max_win_cap_included", False))
+        low, high = (lo, hi) if capped else (ulo, uhi)
+        inside = low <= exact["rtp"] <= high
+        verdict = "[green]inside[/]" if inside else "[bold red]OUTSIDE[/]"
+        which = "capped" if capped else "uncapped"
+        table.add_row("exact RTP", f"{pct(exact['rtp'])}  {verdict} the 99% CI ({which})")
+    table.add_row("cap effect", pct(sim["cap_effect"]))
+    table.add_row("std per round", f"{sim['std']:.3f} x stake")
+    table.add_row("hit frequency", pct(sim["hit_frequency"], 2))
+    table.add_row("max win", f"{sim['max_win']:,.2f} x stake")
+    for name, f in sim["features"].items():
+        one_in = f"1 in {f['one_in']:,.1f}" if f["one_in"] else "never"
+        table.add_row(f"  {name}", f"{f['count']:,}  ({one_in})")
+    table.add_row("workers", str(sim["workers"]))
+    table.add_row("speed", f"{sim['rounds_per_second']:,.0f} rounds/s")
+    return table
+
+
+def exact_or_none(game: Game, variant: str | None, mode: str) -> dict[str, Any] | None:
+    try:
+        return game.exact(variant=variant, mode=mode)
+    except NotImplementedError:  # a game without exact math: show the MC figure alone
+        return None
+
+
+@app.command()
+def simulate(
+    game_id: GameOpt,
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds to simulate.")] = 1_000_000,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed (default: a random one, reported).")
+    ] = None,
+    variant: VariantOpt = None,
+    mode: ModeOpt = "base",
+    workers: Annotated[int, typer.Option("--workers", help="Local Dask worker processes.")] = 1,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler, tcp://host:port.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Monte Carlo RTP with a 99% interval; the same seed gives the same result."""
+    game = load_game(game_id, variant, mode)
+    if rounds <= 0:
+        fail(f"--rounds must be positive, got {rounds}")
+    if workers <= 0:
+        fail(f"--workers must be positive, got {workers}")
+    if seed is not None and seed < 0:
+        fail(f"--seed must be non-negative, got {seed}")
+    seed = secrets.randbits(63) if seed is None else seed
+    with user_errors():
+        validate(game, rounds, seed, variant, mode)
+    with run_errors():
+        with progress_bar(f"simulating {game.id}", rounds) as update:
+            sim = run_simulation(
+                game,
+                rounds,
+                seed,
+                variant=variant,
+                mode=mode,
+                workers=workers,
+                scheduler=scheduler,
+                progress=update,
+            )
+        if as_json:
+            emit_json(sim)
+            return
+        exact = exact_or_none(game, variant, mode)
+    _out().print(simulation_table(sim, exact))
+
+
+# -- play -------------------------------------------------------------------------------
+
+
+@app.command()
+def play(
+    game_id: GameOpt,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Reproducible play (default: OS randomness).")
+    ] = None,
+    stake: Annotated[
+        int | None, typer.Option("--stake", help="Stake in minor units (default: lowest).")
+    ] = None,
+    balance: Annotated[int, typer.Option("--balance", help="Starting balance in minor units.")] = 10_000,
+    rounds: Annotated[int | None, typer.Option("--rounds", help="Stop after this many rounds.")] = None,
+    variant: VariantOpt = None,
+    mode: ModeOpt = "base",
+) -> None:
+    """Play in the terminal: Enter to spin, choose at every decision, q to quit."""
+    from reelforge.play import TerminalPlay
+
+    game = load_game(game_id, variant, mode)
+    levels = game.bet_levels()
+    cur = _currency(game)
+    if stake is None:
+        stake = min(b.stake for b in levels)
+    try:
+        find_bet(levels, stake)
+    except InvalidBet:
+        offered = ", ".join(f"{b.stake} ({format_minor(b.stake, cur)})" for b in levels)
+        fail(f"{game.name} does not offer a stake of {stake}; offered stakes (minor units): {offered}")
+    if balance < 0:
+        fail(f"--balance must not be negative, got {balance}")
+    if rounds is not None and rounds <= 0:
+        fail(f"--rounds must be positive, got {rounds}")
+    if seed is not None and seed < 0:
+        fail(f"--seed must be non-negative, got {seed}")
+    rng = SeededRandom(seed) if seed is not None else SystemRandom()
+    player = TerminalPlay(
+        game,
+        rng,
+        console=_out(),
+        read_line=sys.stdin.readline,
+        variant=variant,
+        mode=mode,
+        echo=not sys.stdin.isatty(),
+    )
+    try:
+        player.run(stake=stake, balance=balance, max_rounds=rounds)
+    except KeyboardInterrupt:  # Ctrl-C is a way to leave, not a crash
+        typer.echo("\ninterrupted", err=True)
+        raise typer.Exit(130) from None
+
+
+# -- demo -------------------------------------------------------------------------------
+
+
+@app.command()
+def demo(
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds per game.")] = DEMO_ROUNDS,
+    seed: Annotated[int, typer.Option("--seed", help="Simulation seed.")] = DEMO_SEED,
+) -> None:
+    """Every game: exact RTP breakdown, then a seeded Monte Carlo checked against it."""
+    if rounds <= 0:
+        fail(f"--rounds must be positive, got {rounds}")
+    if seed < 0:
+        fail(f"--seed must be non-negative, got {seed}")
+    out = _out()
+    for game in registry().values():
+        out.rule(f"[bold]{game.name}[/]  ({game.id} {game.version})")
+        with run_errors():
+            with Console(stderr=True).status("computing the exact RTP..."):
+                exact = exact_or_none(game, None, "base")
+            if exact is not None:
+                out.print(exact_table(exact, title="Exact RTP"))
+            with progress_bar(f"simulating {game.id}", rounds) as update:
+                sim = run_simulation(game, rounds, seed, workers=1, progress=update)
+        out.print(simulation_table(sim, exact))
