@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from typing import Any
 
@@ -15,9 +14,6 @@ from reelforge.engine.round import Action, Round
 from reelforge.games import get_game, registry
 from reelforge.money import format_minor
 from reelforge.rng import SeededRandom
-
-HAS_KERNEL = importlib.util.find_spec("reelforge.games.reign_of_gnomes.kernel") is not None
-needs_kernel = pytest.mark.skipif(not HAS_KERNEL, reason="reign_of_gnomes/kernel.py not written yet")
 
 GAME = "reign-of-gnomes"
 runner = CliRunner()
@@ -109,7 +105,6 @@ def test_simulate_table_sets_exact_against_the_interval(rules_game: str) -> None
     assert "inside" in result.stdout or "OUTSIDE" in result.stdout
 
 
-@needs_kernel
 def test_simulate_real_game_reproducible_on_any_worker_count() -> None:
     # Three chunks of 2**20 rounds, so the two Dask workers both have work.
     args = ("simulate", GAME, "--rounds", "2200000", "--seed", "5")
@@ -122,7 +117,6 @@ def test_simulate_real_game_reproducible_on_any_worker_count() -> None:
     assert one["ci99_uncapped"][0] < 0.95970646 < one["ci99_uncapped"][1]
 
 
-@needs_kernel
 def test_demo_prints_exact_and_simulation() -> None:
     result = invoke("demo", "--rounds", "100000")
     assert result.exit_code == 0, result.output

@@ -1,12 +1,11 @@
 """The Monte Carlo driver: chunking, seeds, workers, progress and the merge.
 
 Fake games stand in for the numba kernel so the driver is tested on its own; the real
-Reign of Gnomes is simulated only once its kernel module exists.
+Reign of Gnomes runs through its numba kernel.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import numpy as np
@@ -17,9 +16,6 @@ from reelforge.analysis.stats import SimStats
 from reelforge.engine.game import play_default
 from reelforge.games import get_game
 from reelforge.rng import SeededRandom
-
-HAS_KERNEL = importlib.util.find_spec("reelforge.games.reign_of_gnomes.kernel") is not None
-needs_kernel = pytest.mark.skipif(not HAS_KERNEL, reason="reign_of_gnomes/kernel.py not written yet")
 
 
 class ToyGame:
@@ -211,7 +207,6 @@ def test_dask_local_cluster_matches_in_process() -> None:
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
-@needs_kernel
 def test_real_game_is_reproducible_and_near_exact() -> None:
     game = get_game("reign-of-gnomes")
     a = simulate(game, 200_000, 2024, chunk_rounds=50_000)
@@ -224,7 +219,6 @@ def test_real_game_is_reproducible_and_near_exact() -> None:
     assert abs(a["hit_frequency"] - exact["hit_frequency"]) < 0.01
 
 
-@needs_kernel
 def test_real_game_on_dask_matches_in_process() -> None:
     game = get_game("reign-of-gnomes")
     one = simulate(game, 120_000, 77, chunk_rounds=20_000)

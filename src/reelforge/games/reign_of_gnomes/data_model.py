@@ -7,9 +7,10 @@ this module only says what a valid file looks like and fails naming the bad fiel
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -195,6 +196,12 @@ class GnomesData(Strict):
                     guaranteed = True
             if not guaranteed:
                 raise ValueError(f"random_wild_sets[{i}]: no reel guarantees an added wild in view")
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> GnomesData:
+        """A changed copy is validated again (and its reel sets rebuilt, not inherited)."""
+        raw = self.model_dump()
+        raw.update(update or {})
+        return type(self).model_validate(raw)
 
     @cached_property
     def base(self) -> ReelSet:
