@@ -38,3 +38,15 @@ def wheel_draw(d: GnomesData, label: str) -> int:
             return acc
         acc += seg.weight
     raise AssertionError(f"no wheel segment {label}")
+
+
+def losing_spin_to_win_stops(d: GnomesData) -> list[int]:
+    """Spin To Win stops with no way win: reels 1 and 2 share no symbol and reel 2 has no wild."""
+    stw = d.spin_to_win_reels.strips
+    for a in range(len(stw[0])):
+        w1 = {stw[0][(a + r) % len(stw[0])] for r in range(3)}
+        for b in range(len(stw[1])):
+            w2 = {stw[1][(b + r) % len(stw[1])] for r in range(3)}
+            if not w1 & w2 and d.wild not in w2:
+                return [a, b, 0, 0, 0]
+    raise AssertionError("every Spin To Win spin wins")

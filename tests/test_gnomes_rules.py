@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from helpers import trigger_script, wheel_draw
+from helpers import losing_spin_to_win_stops, trigger_script, wheel_draw
+from reelforge.engine.evaluate import evaluate_ways
 from reelforge.engine.game import play_default
 from reelforge.engine.round import Action, InvalidAction, Round
 from reelforge.games.reign_of_gnomes import ReignOfGnomes
@@ -51,19 +52,7 @@ def test_three_scatters_start_dragon_spins_and_each_spin_turns_the_wheel(gnomes,
 
 
 def test_spin_to_win_plays_until_a_win_with_a_growing_multiplier(gnomes, gnomes_data) -> None:
-    stw = gnomes_data.spin_to_win_reels.strips
-    # A losing Spin To Win game: reel 1 and 2 share no symbol and reel 2 shows no wild.
-    lose = None
-    for a in range(len(stw[0])):
-        w1 = {stw[0][(a + r) % len(stw[0])] for r in range(3)}
-        for b in range(len(stw[1])):
-            w2 = {stw[1][(b + r) % len(stw[1])] for r in range(3)}
-            if not w1 & w2 and gnomes_data.wild not in w2:
-                lose = [a, b, 0, 0, 0]
-                break
-        if lose:
-            break
-    assert lose is not None
+    lose = losing_spin_to_win_stops(gnomes_data)
     script = trigger_script(gnomes_data) + [wheel_draw(gnomes_data, "spin_to_win")] + lose * 3
     rng = ScriptedRandom(script, SeededRandom(2))
     rnd = gnomes.act(gnomes.start(40, rng), Action(name="spin"), rng)
@@ -206,22 +195,10 @@ def test_max_win_cap_ends_the_round_at_5000x(gnomes, gnomes_data) -> None:
         best_stops.append(max(range(n), key=lambda s, st=strip, n=n: sum(
             st[(s + r) % n] in ("KG", d.wild) for r in range(3))))
     big = d.spin_to_win.window(best_stops)
-    from reelforge.engine.evaluate import evaluate_ways
-
     big_credits = sum(w.credits for w in evaluate_ways(big, d.ways_pays, d.wild))
     cap = d.game.max_win * d.game.base_credits
     losses_needed = -(-cap // big_credits) - 1
-    lose = None
-    for a in range(len(stw[0])):
-        w1 = {stw[0][(a + r) % len(stw[0])] for r in range(3)}
-        for b in range(len(stw[1])):
-            w2 = {stw[1][(b + r) % len(stw[1])] for r in range(3)}
-            if not w1 & w2 and d.wild not in w2:
-                lose = [a, b, 0, 0, 0]
-                break
-        if lose:
-            break
-    assert lose is not None
+    lose = losing_spin_to_win_stops(d)
     script = trigger_script(d) + [wheel_draw(d, "spin_to_win")] + lose * losses_needed + best_stops
     rng = ScriptedRandom(script, SeededRandom(6))
     rnd = gnomes.act(gnomes.start(480, rng), Action(name="spin"), rng)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from reelforge.analysis.randomness import chi_square_p, runs_p, serial_correlation
 from reelforge.rng import (
     RecordingRandom,
     ReplayError,
@@ -53,42 +54,20 @@ def test_randbelow_rejects_bad_ranges() -> None:
                 src.randbelow(bad)  # type: ignore[arg-type]
 
 
-def _chi_square_p(values: np.ndarray, n: int) -> float:
-    observed = np.bincount(values, minlength=n)
-    return float(stats.chisquare(observed).pvalue)
-
-
-def _lag1_correlation(values: np.ndarray) -> float:
-    x = values.astype(float)
-    return float(np.corrcoef(x[:-1], x[1:])[0, 1])
-
-
-def _runs_test_p(values: np.ndarray, n: int) -> float:
-    """Wald-Wolfowitz runs test above/below the centre of the range [0, n)."""
-    centre = (n - 1) / 2
-    signs = values[values != centre] > centre
-    n1, n2 = int(signs.sum()), int((~signs).sum())
-    runs = 1 + int(np.count_nonzero(signs[1:] != signs[:-1]))
-    mean = 2 * n1 * n2 / (n1 + n2) + 1
-    var = 2 * n1 * n2 * (2 * n1 * n2 - n1 - n2) / ((n1 + n2) ** 2 * (n1 + n2 - 1))
-    z = (runs - mean) / math.sqrt(var)
-    return float(2 * stats.norm.sf(abs(z)))
-
-
 @pytest.mark.parametrize("n", [2, 6, 37, 41, 1000])
 def test_seeded_scaled_draws_pass_chi_square_runs_and_serial_correlation_at_99(n: int) -> None:
     src = SeededRandom(20261130 + n)
     draws = np.array([src.randbelow(n) for _ in range(200_000)])
-    assert _chi_square_p(draws, n) > 0.01
-    assert _runs_test_p(draws, n) > 0.01
+    assert chi_square_p(draws, n) > 0.01
+    assert runs_p(draws, n) > 0.01
     # Under independence the lag-1 correlation is ~N(0, 1/N): 99% two-sided bound.
-    assert abs(_lag1_correlation(draws)) < 2.5758 / math.sqrt(len(draws))
+    assert abs(serial_correlation(draws)[0]) < 2.5758 / math.sqrt(len(draws))
 
 
 def test_seeded_raw_words_pass_chi_square_on_bytes() -> None:
     words = np.array([SeededRandom(7).bit_generator.random_raw(50_000)], dtype=np.uint64)
     as_bytes = words.view(np.uint8).ravel()
-    assert _chi_square_p(as_bytes, 256) > 0.01
+    assert chi_square_p(as_bytes, 256) > 0.01
 
 
 def test_system_random_scaled_draws_are_uniform_and_uncorrelated() -> None:
@@ -96,9 +75,9 @@ def test_system_random_scaled_draws_are_uniform_and_uncorrelated() -> None:
     # to stay reliable; bench/rng_report.py gives the 99% evidence on large samples.
     src = SystemRandom()
     draws = np.array([src.randbelow(41) for _ in range(100_000)])
-    assert _chi_square_p(draws, 41) > 1e-6
-    assert _runs_test_p(draws, 41) > 1e-6
-    assert abs(_lag1_correlation(draws)) < 4.9 / math.sqrt(len(draws))
+    assert chi_square_p(draws, 41) > 1e-6
+    assert runs_p(draws, 41) > 1e-6
+    assert abs(serial_correlation(draws)[0]) < 4.9 / math.sqrt(len(draws))
 
 
 def test_same_seed_same_stream_and_spawned_children_are_independent_of_count() -> None:

@@ -10,9 +10,17 @@ import tomllib
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from reelforge.engine.reels import ReelSet
 
@@ -23,22 +31,18 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _split_strip(value: object) -> object:
-    """A strip is written as one string of space-separated symbol codes."""
-    if isinstance(value, str):
-        return tuple(value.split())
+def _split_strips(value: object) -> object:
+    """Each strip is written as one string of space-separated symbol codes."""
+    if isinstance(value, list):
+        return [tuple(v.split()) if isinstance(v, str) else v for v in value]
     return value
 
 
-class Reels(Strict):
-    strips: tuple[tuple[str, ...], ...] = Field(min_length=5, max_length=5)
+Strips = Annotated[tuple[tuple[str, ...], ...], BeforeValidator(_split_strips)]
 
-    @field_validator("strips", mode="before")
-    @classmethod
-    def _split(cls, value: object) -> object:
-        if isinstance(value, list):
-            return [_split_strip(v) for v in value]
-        return value
+
+class Reels(Strict):
+    strips: Strips = Field(min_length=5, max_length=5)
 
     @field_validator("strips")
     @classmethod
@@ -101,14 +105,7 @@ class IceDiamonds(Strict):
 class RandomWildSet(Strict):
     """Replacement strips for reels 2, 3 and 4."""
 
-    strips: tuple[tuple[str, ...], ...] = Field(min_length=3, max_length=3)
-
-    @field_validator("strips", mode="before")
-    @classmethod
-    def _split(cls, value: object) -> object:
-        if isinstance(value, list):
-            return [_split_strip(v) for v in value]
-        return value
+    strips: Strips = Field(min_length=3, max_length=3)
 
 
 class GameInfo(Strict):
