@@ -22,6 +22,11 @@ class Game(Protocol):
 
     def bet_levels(self) -> list[BetLevel]: ...
 
+    def state_key(self, stake: int, mode: str = "base") -> str | None:
+        """Which persistent player state a round at this stake reads and writes: e.g. one per
+        bet level, or one shared; None when the game keeps no player state."""
+        ...
+
     def start(
         self,
         stake: int,

@@ -52,6 +52,9 @@ class Round(BaseModel):
     events: list[dict[str, Any]] = Field(default_factory=list)
     actions: list[ActionSpec] = Field(default_factory=list)
     state: dict[str, Any] = Field(default_factory=dict)  # game internals, some hidden
+    # The player's persistent state for this game (meters, piggy banks, Bonuses) as this
+    # step leaves it; None when the game keeps none.  The server stores it with the step.
+    player_state: dict[str, Any] | None = None
 
     @property
     def complete(self) -> bool:

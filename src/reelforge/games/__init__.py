@@ -1,18 +1,35 @@
-"""The registry of games: id -> game instance, built once on first use."""
+"""The registry of games: id -> game instance, built once on first use.
+
+Test-only games (e.g. ``test-meter``, which exercises persistent state, holds and a gamble
+ladder) are registered only when ``REELFORGE_TEST_GAMES=1``; production never sees them.
+"""
 
 from __future__ import annotations
 
+import os
 from functools import cache
 
 from reelforge.engine.game import Game
 
 
+def test_games_enabled() -> bool:
+    return os.environ.get("REELFORGE_TEST_GAMES") == "1"
+
+
 @cache
-def registry() -> dict[str, Game]:
+def _build(include_test_games: bool) -> dict[str, Game]:
     from reelforge.games.reign_of_gnomes import ReignOfGnomes
 
     games: list[Game] = [ReignOfGnomes()]
+    if include_test_games:
+        from reelforge.games.test_meter import TestMeter
+
+        games.append(TestMeter())
     return {g.id: g for g in games}
+
+
+def registry() -> dict[str, Game]:
+    return _build(test_games_enabled())
 
 
 def get_game(game_id: str) -> Game:

@@ -74,6 +74,9 @@ class ReignOfGnomes:
         d = self.data(variant)
         return bet_levels(list(d.game.coins), d.game.base_credits)
 
+    def state_key(self, stake: int, mode: str = "base") -> str | None:
+        return None  # no persistent player state
+
     def info(self) -> dict[str, Any]:
         d = self.data()
         return {
