@@ -375,3 +375,58 @@ def demo(
             with progress_bar(f"simulating {game.id}", rounds) as update:
                 sim = run_simulation(game, rounds, seed, workers=1, progress=update)
         out.print(simulation_table(sim, exact))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="SQLAlchemy URL (postgresql+psycopg://user@host/db); env REELFORGE_DB."),
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", help="Worker processes sharing the database.")] = 1,
+    data_dir: Annotated[
+        str | None, typer.Option("--data-dir", help="Where SQLite and the operator key live (.reelforge).")
+    ] = None,
+) -> None:
+    """Run the game server: HTTP API under /api/v1 (OpenAPI at /docs), SQLite by default."""
+    import os
+
+    import uvicorn
+
+    from reelforge.server.config import Settings
+    from reelforge.server.service import GameServer
+
+    if workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    if db:
+        os.environ["REELFORGE_DB"] = db
+    if data_dir:
+        os.environ["REELFORGE_DATA_DIR"] = data_dir
+    settings = Settings()
+    with run_errors():
+        server = GameServer(settings)
+        server.migrate()  # once here, so workers start on a migrated schema
+        server.engine.dispose()
+    key_path = settings.data_dir / "operator.key"
+    out = _out()
+    out.print(f"reelforge server on http://{host}:{port}/  database: {_redact(settings.database_url())}")
+    if not settings.operator_key:
+        out.print(f"operator API key: in {key_path} (X-Operator-Key header)")
+    out.print(f"games: {', '.join(sorted(server.games))}; API docs at http://{host}:{port}/docs")
+    uvicorn.run(
+        "reelforge.server.app:create_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+        access_log=False,
+    )
+
+
+def _redact(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

@@ -1,0 +1,1 @@
+"""The game server: HTTP API, wallet ledger, sessions, rounds, recall and profiles."""

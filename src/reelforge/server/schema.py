@@ -1,0 +1,149 @@
+"""The database tables (SQLAlchemy Core).  Alembic migrations create exactly these; a test
+compares the migrated schema with this metadata."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+# Times are float seconds since the epoch (UTC): the same on SQLite and PostgreSQL.
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("external_id", String(128), nullable=False, unique=True),
+    Column("currency", String(3), nullable=False),
+    Column("balance", BigInteger, nullable=False),  # minor units; always the ledger's sum
+    Column("last_round_at", Float),  # start of the last game cycle (GB 2.5 s rule)
+    Column("created_at", Float, nullable=False),
+)
+
+ledger = Table(
+    "ledger",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("amount", BigInteger, nullable=False),  # signed minor units
+    Column("balance_after", BigInteger, nullable=False),
+    Column("kind", String(16), nullable=False),  # deposit, withdrawal, stake, win, refund
+    Column("round_id", Integer, ForeignKey("rounds.id")),
+    Column("reference", String(200), nullable=False),  # unique per player: no double movement
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("player_id", "reference", name="uq_ledger_player_reference"),
+)
+Index("ix_ledger_player", ledger.c.player_id, ledger.c.id)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("token_hash", String(64), nullable=False, unique=True),  # sha256 of the token
+    Column("profile", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("closed_at", Float),
+    Column("close_reason", String(64)),
+    Column("time_limit_seconds", Integer),
+    Column("spend_limit", BigInteger),
+    Column("staked", BigInteger, nullable=False),
+    Column("won", BigInteger, nullable=False),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("session_id", Integer, ForeignKey("sessions.id")),
+    Column("autoplay_id", Integer),
+    Column("game", String(64), nullable=False),
+    Column("game_version", String(32), nullable=False),
+    Column("variant", String(32), nullable=False),
+    Column("mode", String(32), nullable=False),
+    Column("stake", BigInteger, nullable=False),
+    Column("coin", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),  # pending, complete, voided
+    Column("win", BigInteger, nullable=False),
+    Column("step", Integer, nullable=False),
+    Column("balance_before", BigInteger, nullable=False),
+    Column("balance_after", BigInteger),
+    Column("state", Text, nullable=False),  # the Round as JSON (hidden state included)
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("completed_at", Float),
+    Column("completed_by", String(16)),  # player, server (default play), void
+)
+Index("ix_rounds_player", rounds.c.player_id, rounds.c.id)
+Index("ix_rounds_status_updated", rounds.c.status, rounds.c.updated_at)
+
+round_steps = Table(
+    "round_steps",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("round_id", Integer, ForeignKey("rounds.id"), nullable=False),
+    Column("step", Integer, nullable=False),
+    Column("action", Text),  # JSON of the player's action (null for the start)
+    Column("actor", String(16), nullable=False),  # player, autoplay, server
+    Column("draws", Text, nullable=False),  # JSON [[n, value], ...] from the production RNG
+    Column("events", Text, nullable=False),  # JSON of the events this step added
+    Column("win_after", BigInteger, nullable=False),
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("round_id", "step", name="uq_round_steps_round_step"),
+)
+
+player_state = Table(
+    "player_state",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    Column("state_key", String(64), primary_key=True),
+    Column("state", Text, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+idempotency = Table(
+    "idempotency",
+    metadata,
+    Column("scope", String(64), primary_key=True),
+    Column("key", String(128), primary_key=True),
+    Column("fingerprint", String(64), nullable=False),
+    Column("status_code", Integer, nullable=False),
+    Column("response", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+settings_table = Table(
+    "server_settings",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+autoplays = Table(
+    "autoplays",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("status", String(16), nullable=False),  # running, stopped
+    Column("state", Text, nullable=False),  # reelforge.engine.autoplay.Autoplay as JSON
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+Index("ix_autoplays_player", autoplays.c.player_id, autoplays.c.status)

@@ -1,0 +1,1078 @@
+"""The server's operations, independent of HTTP.
+
+Every state-changing operation runs in one database transaction: it locks the player's
+row, answers a repeated Idempotency-Key with the first reply, draws from the production
+RNG through a recorder, and commits the round step, its draws, its events and its ledger
+rows together.  Nothing of an outcome leaves before the commit.  Server processes keep no
+state of their own, so any number of them can serve the same database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import Connection, Engine, Row, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from reelforge.engine.autoplay import Autoplay, AutoplayLimits
+from reelforge.engine.game import Game
+from reelforge.engine.round import Action, InvalidAction, Round
+from reelforge.games import registry
+from reelforge.money import InvalidBet, find_bet
+from reelforge.rng import (
+    RandomSource,
+    RecordingRandom,
+    ReplayError,
+    ReplayRandom,
+    ScriptedRandom,
+    SystemRandom,
+)
+from reelforge.server import round_store as rs
+from reelforge.server import schema as t
+from reelforge.server import store
+from reelforge.server.config import Settings
+from reelforge.server.db import make_engine, migrate
+from reelforge.server.errors import ApiError, bad_request, conflict, forbidden, not_found
+from reelforge.server.profiles import PROFILES, Profile, is_bonus_buy
+from reelforge.server.tokens import derive_token, new_nonce, token_hash
+
+log = logging.getLogger("reelforge.server")
+
+OPERATOR_SCOPE = "operator"
+
+
+class SessionClosed(ApiError):
+    """A session limit was reached: the session is closed (in its own transaction)."""
+
+    def __init__(self, session_id: int, reason: str) -> None:
+        super().__init__(403, "session_closed", f"the session is closed: {reason}")
+        self.session_id = session_id
+        self.reason = reason
+
+
+@dataclass
+class PlayerContext:
+    session: Row
+    player: Row  # locked for the transaction
+    profile: Profile
+
+    @property
+    def balance(self) -> int:
+        return int(self.player.balance)
+
+
+def fingerprint(method: str, path: str, body: Any) -> str:
+    return hashlib.sha256(f"{method} {path} {store.dumps(body)}".encode()).hexdigest()
+
+
+def check_key(key: str | None) -> str:
+    if not key:
+        raise bad_request("an Idempotency-Key header is required for this request", "idempotency_key_missing")
+    if len(key) > 128 or not key.isprintable():
+        raise bad_request("the Idempotency-Key must be 1-128 printable characters", "idempotency_key_invalid")
+    return key
+
+
+class GameServer:
+    def __init__(
+        self,
+        settings: Settings,
+        engine: Engine | None = None,
+        rng_factory: Callable[[], RandomSource] = SystemRandom,
+    ) -> None:
+        self.settings = settings
+        if settings.test_games:
+            os.environ["REELFORGE_TEST_GAMES"] = "1"  # the registry adds the test-only games
+        self.engine = engine or make_engine(settings.database_url(), settings.pool_size)
+        self.operator_key = settings.resolved_operator_key()
+        # Tokens are derived from a secret all processes share; the operator key is one.
+        self.token_secret = "session-token:" + self.operator_key
+        self.rng_factory = rng_factory
+        self.games: dict[str, Game] = dict(registry())
+        self._exact_cache: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def run(self, work: Callable[[Connection], Any]) -> Any:
+        """Run ``work`` in one transaction.  A reached session limit is recorded in a
+        transaction of its own, since the request's own is rolled back."""
+        try:
+            with self.engine.begin() as conn:
+                return work(conn)
+        except SessionClosed as closed:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(t.sessions)
+                    .where(t.sessions.c.id == closed.session_id, t.sessions.c.closed_at.is_(None))
+                    .values(closed_at=store.now(), close_reason=closed.reason)
+                )
+            raise
+        except IntegrityError as exc:
+            log.warning("integrity error: %s", exc.orig)
+            raise conflict("the request conflicts with one already made", "conflict") from None
+
+    def idempotent(
+        self,
+        scope_of: Callable[[Connection], str],
+        key: str | None,
+        fp: str,
+        work: Callable[[Connection], tuple[int, dict]],
+        prepare: Callable[[Connection], Any] | None = None,
+    ) -> tuple[int, dict]:
+        """A state-changing request: the first reply to a key is stored with the change and
+        returned again, unchanged, for every repeat of that key."""
+        key = check_key(key)
+
+        def tx(conn: Connection) -> tuple[int, dict]:
+            scope = scope_of(conn)  # locks the player before looking at the key
+            old = store.remembered(conn, scope, key, fp)
+            if old is not None:
+                return old
+            status, body = work(conn)
+            store.remember(conn, scope, key, fp, status, body)
+            return status, body
+
+        return self.run(tx)
+
+    def game(self, game_id: str) -> Game:
+        try:
+            return self.games[game_id]
+        except KeyError:
+            raise not_found(f"unknown game {game_id!r}; offered: {sorted(self.games)}") from None
+
+    def variant_for(self, conn: Connection, game: Game) -> str:
+        return store.get_setting(conn, f"variant:{game.id}", game.default_variant)
+
+    def profile(self, conn: Connection) -> Profile:
+        return PROFILES[store.get_setting(conn, "profile", "default")]
+
+    # -- player authentication -------------------------------------------------------------
+
+    def player_context(self, conn: Connection, token: str | None, *, lock: bool = True) -> PlayerContext:
+        if not token:
+            raise ApiError(401, "unauthorized", "a session token is required (Authorization: Bearer …)")
+        session = conn.execute(select(t.sessions).where(t.sessions.c.token_hash == token_hash(token))).first()
+        if session is None:
+            raise ApiError(401, "invalid_token", "the session token is not valid")
+        if session.closed_at is not None:
+            raise forbidden(f"the session is closed: {session.close_reason}", "session_closed")
+        if store.now() >= session.expires_at:
+            raise ApiError(401, "session_expired", "the session has expired; open a new one")
+        profile = PROFILES[session.profile]
+        if (
+            session.time_limit_seconds is not None
+            and store.now() - session.created_at >= session.time_limit_seconds
+        ):
+            raise SessionClosed(session.id, "time limit reached")
+        player = (
+            store.lock_player(conn, session.player_id)
+            if lock
+            else conn.execute(select(t.players).where(t.players.c.id == session.player_id)).one()
+        )
+        return PlayerContext(session, player, profile)
+
+    def _scope(self, ctx_holder: list[PlayerContext], token: str | None) -> Callable[[Connection], str]:
+        def scope(conn: Connection) -> str:
+            ctx = self.player_context(conn, token)
+            ctx_holder.append(ctx)
+            return f"player:{ctx.player.id}"
+
+        return scope
+
+    # -- rounds ----------------------------------------------------------------------------
+
+    def _recorder(self, script: list[int] | None) -> RecordingRandom:
+        base = self.rng_factory()
+        if script is not None:
+            if not self.settings.allow_scripted_draws:
+                raise forbidden(
+                    "scripted draws are a test facility and are refused here", "scripted_draws_refused"
+                )
+            base = ScriptedRandom(script, base)
+        return RecordingRandom(base)
+
+    def _check_spend(self, ctx: PlayerContext, stake: int) -> None:
+        s = ctx.session
+        if s.spend_limit is None:
+            return
+        net_loss = s.staked - s.won
+        if net_loss >= s.spend_limit:
+            raise SessionClosed(s.id, "spend limit reached")
+        if net_loss + stake > s.spend_limit:
+            raise ApiError(403, "spend_limit", f"a stake of {stake} could pass the session's spend limit")
+
+    def _open_round(
+        self,
+        conn: Connection,
+        ctx: PlayerContext,
+        game: Game,
+        stake: int,
+        mode: str,
+        script: list[int] | None,
+        autoplay_id: int | None,
+    ) -> tuple[int, Round, int]:
+        """Checks, debit, first step, all in the caller's transaction."""
+        if mode not in game.modes:
+            raise bad_request(f"{game.id} has no mode {mode!r}; offered: {game.modes}", "invalid_mode")
+        if is_bonus_buy(mode) and not ctx.profile.bonus_buy:
+            raise forbidden("buying a feature is not allowed under this jurisdiction", "bonus_buy_forbidden")
+        variant = self.variant_for(conn, game)
+        try:
+            find_bet(game.bet_levels(variant), stake)
+        except InvalidBet as exc:
+            raise bad_request(str(exc), "invalid_bet") from None
+        self._check_spend(ctx, stake)
+        ts = store.now()
+        if ctx.profile.min_cycle_seconds and ctx.player.last_round_at is not None:
+            wait = ctx.player.last_round_at + ctx.profile.min_cycle_seconds - ts
+            if wait > 0:
+                raise ApiError(
+                    429,
+                    "too_soon",
+                    f"a game cycle takes at least {ctx.profile.min_cycle_seconds} s here; wait {wait:.2f} s",
+                    {"Retry-After": str(max(1, round(wait + 0.5)))},
+                )
+        pending = conn.execute(
+            select(t.rounds.c.id).where(
+                t.rounds.c.player_id == ctx.player.id,
+                t.rounds.c.game == game.id,
+                t.rounds.c.status == "pending",
+            )
+        ).first()
+        if pending is not None:
+            raise conflict(
+                f"round {pending.id} of {game.id} is still in play: finish it first", "round_pending"
+            )
+        if ctx.balance < stake:
+            raise ApiError(
+                402, "insufficient_funds", f"the balance {ctx.balance} does not cover the stake {stake}"
+            )
+        state_key = game.state_key(stake, mode)
+        player_state = store.load_player_state(conn, ctx.player.id, game.id, state_key)
+        rec = self._recorder(script)
+        try:
+            rnd = game.start(stake, rec, variant=variant, mode=mode, player_state=player_state)
+        except InvalidBet as exc:
+            raise bad_request(str(exc), "invalid_bet") from None
+        balance_before = ctx.balance
+        round_id = rs.insert_round(conn, ctx.player, ctx.session.id, autoplay_id, rnd, balance_before)
+        start_action = {"name": "start", "stake": stake, "mode": mode, "player_state": player_state}
+        rs.insert_step(
+            conn, round_id, rnd, start_action, "autoplay" if autoplay_id else "player", rec.draws, rnd.events
+        )
+        balance = store.move_money(
+            conn, ctx.player, balance_before, -stake, "stake", f"round:{round_id}:stake", round_id
+        )
+        balance = self._after_step(conn, ctx, game, round_id, rnd, balance, "player", state_key)
+        conn.execute(update(t.players).where(t.players.c.id == ctx.player.id).values(last_round_at=ts))
+        conn.execute(
+            update(t.sessions)
+            .where(t.sessions.c.id == ctx.session.id)
+            .values(staked=t.sessions.c.staked + stake)
+        )
+        return round_id, rnd, balance
+
+    def _after_step(
+        self,
+        conn: Connection,
+        ctx: PlayerContext | None,
+        game: Game,
+        round_id: int,
+        rnd: Round,
+        balance: int,
+        completed_by: str,
+        state_key: str | None,
+        player: Row | None = None,
+    ) -> int:
+        owner = ctx.player if ctx is not None else player
+        assert owner is not None
+        if rnd.player_state is not None and state_key is not None:
+            store.save_player_state(conn, owner.id, game.id, state_key, rnd.player_state)
+        balance = rs.save_round(conn, round_id, rnd, owner, balance, completed_by)
+        if rnd.complete and rnd.win and ctx is not None:
+            conn.execute(
+                update(t.sessions)
+                .where(t.sessions.c.id == ctx.session.id)
+                .values(won=t.sessions.c.won + rnd.win)
+            )
+        return balance
+
+    def _close_if_spent(self, conn: Connection, ctx: PlayerContext) -> str | None:
+        """After a round: a session whose net loss reached its spend limit closes now."""
+        s = conn.execute(select(t.sessions).where(t.sessions.c.id == ctx.session.id)).one()
+        if s.spend_limit is not None and s.staked - s.won >= s.spend_limit and s.closed_at is None:
+            conn.execute(
+                update(t.sessions)
+                .where(t.sessions.c.id == s.id)
+                .values(closed_at=store.now(), close_reason="spend limit reached")
+            )
+            return "spend limit reached"
+        return None
+
+    def _step(
+        self,
+        conn: Connection,
+        game: Game,
+        row: Row,
+        rnd: Round,
+        action: Action,
+        actor: str,
+        rng: RandomSource,
+    ) -> tuple[Round, list[tuple[int, int]]]:
+        rec = RecordingRandom(rng)
+        try:
+            new = game.act(rnd, action, rec)
+        except InvalidAction as exc:
+            raise conflict(str(exc), "action_not_allowed") from None
+        rs.insert_step(
+            conn, row.id, new, action.model_dump(), actor, rec.draws, new.events[len(rnd.events) :]
+        )
+        return new, rec.draws
+
+    def start_round(
+        self,
+        token: str | None,
+        key: str | None,
+        game_id: str,
+        stake: int,
+        mode: str,
+        script: list[int] | None,
+    ) -> tuple[int, dict]:
+        body = {"game": game_id, "stake": stake, "mode": mode, "script": script}
+        holder: list[PlayerContext] = []
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            ctx = holder[0]
+            game = self.game(game_id)
+            running = conn.execute(
+                select(t.autoplays.c.id).where(
+                    t.autoplays.c.player_id == ctx.player.id,
+                    t.autoplays.c.game == game.id,
+                    t.autoplays.c.status == "running",
+                )
+            ).first()
+            if running is not None:
+                raise conflict("autoplay is running for this game: stop it first", "autoplay_running")
+            round_id, rnd, balance = self._open_round(conn, ctx, game, stake, mode, script, None)
+            reply = {"round": self._view(round_id, rnd), "balance": balance}
+            if rnd.complete and (closed := self._close_if_spent(conn, ctx)):
+                reply["session_closed"] = closed
+            return 201, reply
+
+        return self.idempotent(self._scope(holder, token), key, fingerprint("POST", "/rounds", body), work)
+
+    def act(
+        self,
+        token: str | None,
+        key: str | None,
+        round_id: int,
+        name: str,
+        choice: int | None,
+        expected_step: int | None,
+    ) -> tuple[int, dict]:
+        body = {"round": round_id, "action": name, "choice": choice, "expected_step": expected_step}
+        holder: list[PlayerContext] = []
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            ctx = holder[0]
+            row = rs.round_row(conn, round_id, ctx.player.id)
+            if row is None:
+                raise not_found(f"no round {round_id} for this player")
+            if row.status != "pending":
+                raise conflict(f"round {round_id} is {row.status}: no action is allowed", "round_not_pending")
+            if expected_step is not None and expected_step != row.step:
+                raise conflict(
+                    f"round {round_id} is at step {row.step}, not {expected_step}", "step_mismatch"
+                )
+            try:
+                action = Action(name=name, choice=choice)
+            except ValidationError:
+                raise bad_request("an action needs a name of 1-32 characters", "invalid_action") from None
+            game = self.game(row.game)
+            rnd = Round.model_validate_json(row.state)
+            new, _ = self._step(conn, game, row, rnd, action, "player", self.rng_factory())
+            balance = self._after_step(
+                conn, ctx, game, row.id, new, ctx.balance, "player", game.state_key(new.stake, new.mode)
+            )
+            reply = {"round": self._view(row.id, new), "balance": balance}
+            if new.complete and (closed := self._close_if_spent(conn, ctx)):
+                reply["session_closed"] = closed
+            return 200, reply
+
+        return self.idempotent(
+            self._scope(holder, token), key, fingerprint("POST", f"/rounds/{round_id}/actions", body), work
+        )
+
+    @staticmethod
+    def _view(round_id: int, rnd: Round) -> dict[str, Any]:
+        view = rnd.public_view()
+        view["id"] = round_id
+        return view
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def read(self, token: str | None, work: Callable[[Connection, PlayerContext], Any]) -> Any:
+        return self.run(lambda conn: work(conn, self.player_context(conn, token, lock=False)))
+
+    def pending(self, token: str | None, game_id: str | None) -> dict:
+        def work(conn: Connection, ctx: PlayerContext) -> dict:
+            query = select(t.rounds).where(
+                t.rounds.c.player_id == ctx.player.id, t.rounds.c.status == "pending"
+            )
+            if game_id is not None:
+                query = query.where(t.rounds.c.game == game_id)
+            return {"rounds": [rs.public_round(r) for r in conn.execute(query.order_by(t.rounds.c.id))]}
+
+        return self.read(token, work)
+
+    def history(self, conn: Connection, player_id: int, limit: int, before: int | None) -> dict:
+        if not 1 <= limit <= 100:
+            raise bad_request("limit must be between 1 and 100", "invalid_limit")
+        query = select(t.rounds).where(t.rounds.c.player_id == player_id)
+        if before is not None:
+            query = query.where(t.rounds.c.id < before)
+        rows = list(conn.execute(query.order_by(t.rounds.c.id.desc()).limit(limit + 1)))
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return {
+            "rounds": [rs.summary(r) for r in rows],
+            "next_before": rows[-1].id if more else None,
+        }
+
+    def player_history(self, token: str | None, limit: int, before: int | None) -> dict:
+        return self.read(token, lambda conn, ctx: self.history(conn, ctx.player.id, limit, before))
+
+    def player_recall(self, token: str | None, round_id: int) -> dict:
+        def work(conn: Connection, ctx: PlayerContext) -> dict:
+            row = rs.round_row(conn, round_id, ctx.player.id)
+            if row is None:
+                raise not_found(f"no round {round_id} for this player")
+            return rs.recall(conn, row, with_draws=row.status != "pending")
+
+        return self.read(token, work)
+
+    def replay(self, conn: Connection, row: Row) -> dict:
+        """Re-deal a finished round from its stored draws and actions; marked as a replay."""
+        if row.status == "pending":
+            raise conflict("a round still in play cannot be replayed", "round_pending")
+        game = self.game(row.game)
+        steps = rs.step_rows(conn, row.id)
+        first = json.loads(steps[0].action)
+        out_steps: list[dict[str, Any]] = []
+        matches = True
+        try:
+            rng = ReplayRandom(json.loads(steps[0].draws))
+            rnd = game.start(
+                first["stake"],
+                rng,
+                variant=row.variant,
+                mode=first["mode"],
+                player_state=first["player_state"],
+            )
+            matches &= rng.exhausted and rnd.events == json.loads(steps[0].events)
+            out_steps.append({"step": 1, "action": first, "events": rnd.events})
+            for s in steps[1:]:
+                if s.actor == "operator":  # a void: no draws, nothing to re-deal
+                    out_steps.append({"step": s.step, "action": None, "events": json.loads(s.events)})
+                    continue
+                before = len(rnd.events)
+                action = Action.model_validate(json.loads(s.action))
+                rng = ReplayRandom(json.loads(s.draws))
+                rnd = game.act(rnd, action, rng)
+                new_events = rnd.events[before:]
+                matches &= rng.exhausted and new_events == json.loads(s.events)
+                out_steps.append({"step": s.step, "action": action.model_dump(), "events": new_events})
+        except (ReplayError, InvalidAction, InvalidBet) as exc:
+            raise conflict(f"the stored round does not replay: {exc}", "replay_failed") from None
+        if row.status == "complete":
+            matches &= rnd.win == row.win
+        return {
+            "replay": True,
+            "round_id": row.id,
+            "game": row.game,
+            "game_version": row.game_version,
+            "variant": row.variant,
+            "stake": row.stake,
+            "win": rnd.win,
+            "recorded_win": row.win,
+            "matches_record": bool(matches),
+            "steps": out_steps,
+        }
+
+    def player_replay(self, token: str | None, round_id: int) -> dict:
+        def work(conn: Connection, ctx: PlayerContext) -> dict:
+            row = rs.round_row(conn, round_id, ctx.player.id)
+            if row is None:
+                raise not_found(f"no round {round_id} for this player")
+            return self.replay(conn, row)
+
+        return self.read(token, work)
+
+    def balance(self, token: str | None) -> dict:
+        return self.read(token, lambda conn, ctx: {"balance": ctx.balance, "currency": ctx.player.currency})
+
+    def session_info(self, token: str | None) -> dict:
+        def work(conn: Connection, ctx: PlayerContext) -> dict:
+            s = ctx.session
+            info: dict[str, Any] = {
+                "profile": s.profile,
+                "player": ctx.player.external_id,
+                "opened_at": rs.iso(s.created_at),
+                "expires_at": rs.iso(s.expires_at),
+                "elapsed_seconds": round(store.now() - s.created_at, 1),
+                "staked": s.staked,
+                "won": s.won,
+                "net_position": s.won - s.staked,
+                "time_limit_seconds": s.time_limit_seconds,
+                "spend_limit": s.spend_limit,
+                "rules": {
+                    "autoplay_max_spins": ctx.profile.autoplay_max_spins,
+                    "bonus_buy": ctx.profile.bonus_buy,
+                    "min_cycle_seconds": ctx.profile.min_cycle_seconds,
+                    "shows_net_position": ctx.profile.shows_net_position,
+                },
+            }
+            return info
+
+        return self.read(token, work)
+
+    def player_state(self, token: str | None, game_id: str | None) -> dict:
+        return self.read(
+            token, lambda conn, ctx: {"states": store.all_player_state(conn, ctx.player.id, game_id)}
+        )
+
+    def exact_for(self, game: Game, variant: str) -> dict[str, Any]:
+        key = (game.id, variant)
+        if key not in self._exact_cache:
+            self._exact_cache[key] = game.exact(variant)
+        return self._exact_cache[key]
+
+    def list_games(self, token: str | None) -> dict:
+        def work(conn: Connection, ctx: PlayerContext) -> dict:
+            out = []
+            for game in self.games.values():
+                variant = self.variant_for(conn, game)
+                info = dict(game.info())
+                info["variant"] = variant
+                info["bet_levels"] = [b.to_json() for b in game.bet_levels(variant)]
+                exact = self.exact_for(game, variant)
+                info["rtp"] = exact["rtp"]
+                info["modes"] = [m for m in game.modes if ctx.profile.bonus_buy or not is_bonus_buy(m)]
+                out.append(info)
+            return {"games": out, "profile": ctx.profile.name}
+
+        return self.read(token, work)
+
+    # -- autoplay --------------------------------------------------------------------------
+
+    def _running_autoplay(self, conn: Connection, player_id: int) -> Row | None:
+        return conn.execute(
+            select(t.autoplays).where(t.autoplays.c.player_id == player_id, t.autoplays.c.status == "running")
+        ).first()
+
+    def _save_autoplay(self, conn: Connection, autoplay_id: int, ap: Autoplay) -> None:
+        conn.execute(
+            update(t.autoplays)
+            .where(t.autoplays.c.id == autoplay_id)
+            .values(
+                state=ap.model_dump_json(),
+                status="running" if ap.running else "stopped",
+                updated_at=store.now(),
+            )
+        )
+
+    @staticmethod
+    def _autoplay_view(autoplay_id: int, game_id: str, ap: Autoplay) -> dict[str, Any]:
+        return {"id": autoplay_id, "game": game_id, **ap.model_dump()}
+
+    def autoplay_start(self, token: str | None, key: str | None, body: dict[str, Any]) -> tuple[int, dict]:
+        holder: list[PlayerContext] = []
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            ctx = holder[0]
+            if not ctx.profile.autoplay_allowed:
+                raise forbidden("autoplay is not allowed under this jurisdiction", "autoplay_forbidden")
+            game = self.game(str(body.get("game")))
+            stake = body.get("stake")
+            try:
+                limits = AutoplayLimits.model_validate(
+                    {k: body.get(k) for k in ("spins", "loss_limit", "single_win_limit", "total_win_limit")}
+                )
+                if not isinstance(stake, int):
+                    raise ValueError("stake must be an integer of minor units")
+                find_bet(game.bet_levels(self.variant_for(conn, game)), stake)
+                ap = Autoplay.begin(limits, stake, max_spins=ctx.profile.autoplay_max_spins)
+            except (ValidationError, ValueError) as exc:
+                raise bad_request(f"autoplay refused: {exc}", "invalid_autoplay") from None
+            if self._running_autoplay(conn, ctx.player.id) is not None:
+                raise conflict("an autoplay is already running", "autoplay_running")
+            pending = conn.execute(
+                select(t.rounds.c.id).where(
+                    t.rounds.c.player_id == ctx.player.id,
+                    t.rounds.c.game == game.id,
+                    t.rounds.c.status == "pending",
+                )
+            ).first()
+            if pending is not None:
+                raise conflict(f"round {pending.id} is still in play: finish it first", "round_pending")
+            ts = store.now()
+            autoplay_id = conn.execute(
+                insert(t.autoplays)
+                .values(
+                    player_id=ctx.player.id,
+                    session_id=ctx.session.id,
+                    game=game.id,
+                    status="running",
+                    state=ap.model_dump_json(),
+                    created_at=ts,
+                    updated_at=ts,
+                )
+                .returning(t.autoplays.c.id)
+            ).scalar_one()
+            return 201, {"autoplay": self._autoplay_view(autoplay_id, game.id, ap)}
+
+        return self.idempotent(self._scope(holder, token), key, fingerprint("POST", "/autoplay", body), work)
+
+    def autoplay_next(self, token: str | None, key: str | None) -> tuple[int, dict]:
+        """Play the next autoplay round: the server checks every limit before the spin,
+        plays free spins on, and stops where the player must act."""
+        holder: list[PlayerContext] = []
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            ctx = holder[0]
+            row = self._running_autoplay(conn, ctx.player.id)
+            if row is None:
+                raise conflict("no autoplay is running", "autoplay_not_running")
+            ap = Autoplay.model_validate_json(row.state)
+            game = self.game(row.game)
+            balance = ctx.balance
+            pending = conn.execute(
+                select(t.rounds).where(
+                    t.rounds.c.player_id == ctx.player.id,
+                    t.rounds.c.game == game.id,
+                    t.rounds.c.status == "pending",
+                )
+            ).first()
+            if pending is not None:  # resume a round a crash or a pick left in play
+                round_id, rnd = pending.id, Round.model_validate_json(pending.state)
+            else:
+                if not ap.may_start_round(balance):
+                    self._save_autoplay(conn, row.id, ap)
+                    return 200, {
+                        "autoplay": self._autoplay_view(row.id, game.id, ap),
+                        "round": None,
+                        "balance": balance,
+                    }
+                try:
+                    self._check_spend(ctx, ap.stake)
+                except ApiError:
+                    ap.stop("loss_limit")
+                    self._save_autoplay(conn, row.id, ap)
+                    return 200, {
+                        "autoplay": self._autoplay_view(row.id, game.id, ap),
+                        "round": None,
+                        "balance": balance,
+                    }
+                round_id, rnd, balance = self._open_round(conn, ctx, game, ap.stake, "base", None, row.id)
+                ap.round_started()
+            state_key = game.state_key(rnd.stake, rnd.mode)
+            while not rnd.complete and ap.round_pending(rnd):
+                round_row = rs.round_row(conn, round_id)
+                assert round_row is not None
+                rnd, _ = self._step(
+                    conn, game, round_row, rnd, rnd.default_action(), "autoplay", self.rng_factory()
+                )
+                balance = self._after_step(conn, ctx, game, round_id, rnd, balance, "player", state_key)
+            reply: dict[str, Any] = {"round": self._view(round_id, rnd), "balance": balance}
+            if rnd.complete:
+                ap.round_finished(rnd.win)
+                if closed := self._close_if_spent(conn, ctx):
+                    ap.stop("loss_limit")
+                    reply["session_closed"] = closed
+            self._save_autoplay(conn, row.id, ap)
+            reply["autoplay"] = self._autoplay_view(row.id, game.id, ap)
+            return 200, reply
+
+        return self.idempotent(
+            self._scope(holder, token), key, fingerprint("POST", "/autoplay/next", {}), work
+        )
+
+    def autoplay_stop(self, token: str | None, key: str | None) -> tuple[int, dict]:
+        holder: list[PlayerContext] = []
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            ctx = holder[0]
+            row = self._running_autoplay(conn, ctx.player.id)
+            if row is None:
+                raise conflict("no autoplay is running", "autoplay_not_running")
+            ap = Autoplay.model_validate_json(row.state)
+            ap.stop("cancelled")
+            self._save_autoplay(conn, row.id, ap)
+            return 200, {"autoplay": self._autoplay_view(row.id, row.game, ap)}
+
+        return self.idempotent(
+            self._scope(holder, token), key, fingerprint("POST", "/autoplay/stop", {}), work
+        )
+
+    def autoplay_status(self, token: str | None) -> dict:
+        def work(conn: Connection, ctx: PlayerContext) -> dict:
+            row = conn.execute(
+                select(t.autoplays)
+                .where(t.autoplays.c.player_id == ctx.player.id)
+                .order_by(t.autoplays.c.id.desc())
+            ).first()
+            if row is None:
+                return {"autoplay": None}
+            return {
+                "autoplay": self._autoplay_view(row.id, row.game, Autoplay.model_validate_json(row.state))
+            }
+
+        return self.read(token, work)
+
+    def close_session(self, token: str | None, key: str | None) -> tuple[int, dict]:
+        holder: list[PlayerContext] = []
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            ctx = holder[0]
+            conn.execute(
+                update(t.sessions)
+                .where(t.sessions.c.id == ctx.session.id)
+                .values(closed_at=store.now(), close_reason="closed by the player")
+            )
+            return 200, {"closed": True}
+
+        return self.idempotent(
+            self._scope(holder, token), key, fingerprint("POST", "/session/close", {}), work
+        )
+
+    # -- operator --------------------------------------------------------------------------
+
+    def check_operator(self, key: str | None) -> None:
+        import hmac
+
+        if not key or not hmac.compare_digest(key.encode(), self.operator_key.encode()):
+            raise ApiError(401, "unauthorized", "a valid X-Operator-Key header is required")
+
+    def create_player(self, external_id: str, currency: str) -> tuple[int, dict]:
+        def work(conn: Connection) -> tuple[int, dict]:
+            row = conn.execute(select(t.players).where(t.players.c.external_id == external_id)).first()
+            if row is not None:
+                return 200, self._player_view(row)
+            conn.execute(
+                insert(t.players).values(
+                    external_id=external_id, currency=currency, balance=0, created_at=store.now()
+                )
+            )
+            return 201, self._player_view(store.find_player(conn, external_id))
+
+        return self.run(work)
+
+    @staticmethod
+    def _player_view(row: Row) -> dict[str, Any]:
+        return {
+            "id": row.id,
+            "external_id": row.external_id,
+            "currency": row.currency,
+            "balance": row.balance,
+        }
+
+    def get_player(self, external_id: str) -> dict:
+        return self.run(lambda conn: self._player_view(store.find_player(conn, external_id)))
+
+    def wallet_move(self, key: str | None, external_id: str, amount: int, kind: str) -> tuple[int, dict]:
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise bad_request("amount must be a positive integer of minor units", "invalid_amount")
+        signed = amount if kind == "deposit" else -amount
+        body = {"player": external_id, "amount": amount, "kind": kind}
+
+        def scope(conn: Connection) -> str:
+            store.find_player(conn, external_id, lock=True)
+            return OPERATOR_SCOPE
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            player = store.find_player(conn, external_id)
+            balance = store.move_money(conn, player, player.balance, signed, kind, f"op:{key}")
+            return 200, {"player": external_id, "balance": balance, "amount": signed, "kind": kind}
+
+        return self.idempotent(scope, key, fingerprint("POST", f"/wallet/{kind}", body), work)
+
+    def open_session(
+        self, key: str | None, external_id: str, time_limit_seconds: int | None, spend_limit: int | None
+    ) -> tuple[int, dict]:
+        body = {"player": external_id, "time_limit_seconds": time_limit_seconds, "spend_limit": spend_limit}
+
+        def scope(conn: Connection) -> str:
+            store.find_player(conn, external_id, lock=True)
+            return OPERATOR_SCOPE
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            player = store.find_player(conn, external_id)
+            profile = self.profile(conn)
+            if profile.requires_session_limits and (time_limit_seconds is None or spend_limit is None):
+                raise bad_request(
+                    f"the {profile.name} profile needs time_limit_seconds and spend_limit "
+                    "set before the session",
+                    "session_limits_required",
+                )
+            for name, value in (("time_limit_seconds", time_limit_seconds), ("spend_limit", spend_limit)):
+                if value is not None and (not isinstance(value, int) or value <= 0):
+                    raise bad_request(f"{name} must be a positive integer", "invalid_limit")
+            nonce = new_nonce()
+            ts = store.now()
+            expires = ts + self.settings.token_ttl_seconds
+            conn.execute(
+                insert(t.sessions).values(
+                    player_id=player.id,
+                    token_hash=token_hash(derive_token(self.token_secret, nonce)),
+                    profile=profile.name,
+                    created_at=ts,
+                    expires_at=expires,
+                    time_limit_seconds=time_limit_seconds,
+                    spend_limit=spend_limit,
+                    staked=0,
+                    won=0,
+                )
+            )
+            # The stored reply holds the nonce, never the token; see open_session_reply.
+            return 201, {
+                "player": external_id,
+                "profile": profile.name,
+                "expires_at": rs.iso(expires),
+                "time_limit_seconds": time_limit_seconds,
+                "spend_limit": spend_limit,
+                "_nonce": nonce,
+            }
+
+        status, reply = self.idempotent(scope, key, fingerprint("POST", "/sessions", body), work)
+        reply = dict(reply)
+        reply["token"] = derive_token(self.token_secret, reply.pop("_nonce"))
+        return status, reply
+
+    def operator_history(self, external_id: str, limit: int, before: int | None) -> dict:
+        return self.run(
+            lambda conn: self.history(conn, store.find_player(conn, external_id).id, limit, before)
+        )
+
+    def operator_recall(self, round_id: int) -> dict:
+        def work(conn: Connection) -> dict:
+            row = rs.round_row(conn, round_id)
+            if row is None:
+                raise not_found(f"no round {round_id}")
+            out = rs.recall(conn, row, with_draws=True)
+            out["player"] = conn.execute(
+                select(t.players.c.external_id).where(t.players.c.id == row.player_id)
+            ).scalar()
+            out["state"] = json.loads(row.state)["state"]  # hidden state too: the operator sees all
+            return out
+
+        return self.run(work)
+
+    def operator_replay(self, round_id: int) -> dict:
+        def work(conn: Connection) -> dict:
+            row = rs.round_row(conn, round_id)
+            if row is None:
+                raise not_found(f"no round {round_id}")
+            return self.replay(conn, row)
+
+        return self.run(work)
+
+    def void_round(self, key: str | None, round_id: int, reason: str) -> tuple[int, dict]:
+        def scope(conn: Connection) -> str:
+            row = rs.round_row(conn, round_id)
+            if row is None:
+                raise not_found(f"no round {round_id}")
+            store.lock_player(conn, row.player_id)
+            return OPERATOR_SCOPE
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            row = rs.round_row(conn, round_id)
+            assert row is not None
+            if row.status != "pending":
+                raise conflict(
+                    f"round {round_id} is {row.status}; only a round in play can be voided", "not_pending"
+                )
+            player = store.lock_player(conn, row.player_id)
+            balance = store.move_money(
+                conn, player, player.balance, row.stake, "refund", f"round:{round_id}:refund", round_id
+            )
+            ts = store.now()
+            step = row.step + 1
+            conn.execute(
+                insert(t.round_steps).values(
+                    round_id=round_id,
+                    step=step,
+                    action=None,
+                    actor="operator",
+                    draws="[]",
+                    events=store.dumps([{"type": "void", "reason": reason, "refund": row.stake}]),
+                    win_after=0,
+                    created_at=ts,
+                )
+            )
+            conn.execute(
+                update(t.rounds)
+                .where(t.rounds.c.id == round_id)
+                .values(
+                    status="voided",
+                    win=0,
+                    step=step,
+                    balance_after=balance,
+                    updated_at=ts,
+                    completed_at=ts,
+                    completed_by="void",
+                )
+            )
+            conn.execute(
+                update(t.autoplays)
+                .where(t.autoplays.c.player_id == row.player_id, t.autoplays.c.status == "running")
+                .values(status="stopped", updated_at=ts)
+            )
+            return 200, {"round_id": round_id, "status": "voided", "refund": row.stake, "balance": balance}
+
+        return self.idempotent(
+            scope, key, fingerprint("POST", f"/rounds/{round_id}/void", {"reason": reason}), work
+        )
+
+    def set_profile(self, name: str) -> dict:
+        if name not in PROFILES:
+            raise bad_request(f"unknown profile {name!r}; offered: {sorted(PROFILES)}", "invalid_profile")
+        self.run(lambda conn: store.put_setting(conn, "profile", name))
+        return {"profile": name}
+
+    def get_profile(self) -> dict:
+        return self.run(lambda conn: {"profile": self.profile(conn).name})
+
+    def set_variant(self, game_id: str, variant: str) -> dict:
+        game = self.game(game_id)
+        if variant not in game.variants:
+            raise bad_request(
+                f"{game_id} has no RTP variant {variant!r}; offered: {game.variants}", "invalid_variant"
+            )
+        self.run(lambda conn: store.put_setting(conn, f"variant:{game.id}", variant))
+        return {"game": game.id, "variant": variant}
+
+    def ledger(self, external_id: str, limit: int, before: int | None) -> dict:
+        def work(conn: Connection) -> dict:
+            player = store.find_player(conn, external_id)
+            query = select(t.ledger).where(t.ledger.c.player_id == player.id)
+            if before is not None:
+                query = query.where(t.ledger.c.id < before)
+            rows = list(conn.execute(query.order_by(t.ledger.c.id.desc()).limit(limit)))
+            return {
+                "player": external_id,
+                "balance": player.balance,
+                "entries": [
+                    {
+                        "id": r.id,
+                        "amount": r.amount,
+                        "balance_after": r.balance_after,
+                        "kind": r.kind,
+                        "round_id": r.round_id,
+                        "reference": r.reference,
+                        "at": rs.iso(r.created_at),
+                    }
+                    for r in rows
+                ],
+            }
+
+        return self.run(work)
+
+    # -- rounds left waiting -----------------------------------------------------------------
+
+    def complete_stale_rounds(self, older_than: float | None = None) -> int:
+        """Finish rounds nobody has touched for ``pending_timeout_seconds`` with the default
+        play; each default step is stored like any other.  Returns how many were finished."""
+        cutoff = store.now() - (self.settings.pending_timeout_seconds if older_than is None else older_than)
+        with self.engine.connect() as conn:
+            stale = list(
+                conn.execute(
+                    select(t.rounds.c.id, t.rounds.c.player_id).where(
+                        t.rounds.c.status == "pending", t.rounds.c.updated_at < cutoff
+                    )
+                )
+            )
+        done = 0
+        for round_id, player_id in stale:
+
+            def work(conn: Connection, round_id: int = round_id, player_id: int = player_id) -> bool:
+                player = store.lock_player(conn, player_id)
+                row = rs.round_row(conn, round_id)
+                if row is None or row.status != "pending" or row.updated_at >= cutoff:
+                    return False  # someone moved it on meanwhile
+                game = self.game(row.game)
+                rnd = Round.model_validate_json(row.state)
+                balance = player.balance
+                state_key = game.state_key(rnd.stake, rnd.mode)
+                while not rnd.complete:
+                    current = rs.round_row(conn, round_id)
+                    assert current is not None
+                    rnd, _ = self._step(
+                        conn, game, current, rnd, rnd.default_action(), "server", self.rng_factory()
+                    )
+                    balance = self._after_step(
+                        conn, None, game, round_id, rnd, balance, "server", state_key, player
+                    )
+                if rnd.win:
+                    conn.execute(
+                        update(t.sessions)
+                        .where(t.sessions.c.id == row.session_id)
+                        .values(won=t.sessions.c.won + rnd.win)
+                    )
+                return True
+
+            if self.run(work):
+                done += 1
+        return done
+
+    # -- checks used by tests and the load bench -------------------------------------------------
+
+    def audit(self) -> dict[str, Any]:
+        """Every balance equals its ledger's sum, and the ledger agrees with the rounds."""
+        from sqlalchemy import func
+
+        with self.engine.connect() as conn:
+            ledger_sums = dict(
+                conn.execute(
+                    select(t.ledger.c.player_id, func.sum(t.ledger.c.amount)).group_by(t.ledger.c.player_id)
+                ).all()
+            )
+            balances = dict(conn.execute(select(t.players.c.id, t.players.c.balance)).all())
+            round_money = dict(
+                conn.execute(
+                    select(t.ledger.c.round_id, func.sum(t.ledger.c.amount))
+                    .where(t.ledger.c.round_id.is_not(None))
+                    .group_by(t.ledger.c.round_id)
+                ).all()
+            )
+            rounds_rows = list(
+                conn.execute(select(t.rounds.c.id, t.rounds.c.status, t.rounds.c.stake, t.rounds.c.win))
+            )
+        bad_balances = [p for p, b in balances.items() if b != int(ledger_sums.get(p, 0) or 0) or b < 0]
+        bad_rounds = []
+        for r in rounds_rows:
+            expected = {"pending": -r.stake, "complete": r.win - r.stake, "voided": 0}[r.status]
+            if int(round_money.get(r.id, 0) or 0) != expected:
+                bad_rounds.append(r.id)
+        return {
+            "players": len(balances),
+            "rounds": len(rounds_rows),
+            "balances_match_ledger": not bad_balances,
+            "rounds_match_ledger": not bad_rounds,
+            "bad_players": bad_balances,
+            "bad_rounds": bad_rounds,
+        }
+
+
+def wait_seconds(seconds: float) -> None:  # pragma: no cover - tiny indirection for tests
+    time.sleep(seconds)
