@@ -19,3 +19,78 @@ def gnomes() -> ReignOfGnomes:
 @pytest.fixture(scope="session")
 def gnomes_data(gnomes: ReignOfGnomes) -> GnomesData:
     return gnomes.data()
+
+
+# -- the game server on SQLite and on the real PostgreSQL ------------------------------------
+
+import os  # noqa: E402
+import uuid  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+from sqlalchemy import create_engine, text  # noqa: E402
+
+PG_ADMIN = os.environ.get("REELFORGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def _pg_available() -> bool:
+    try:
+        engine = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+        engine.dispose()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="session")
+def pg_template() -> Iterator[str]:
+    """A migrated template database; each test gets a fresh copy of it."""
+    if not _pg_available():
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is not reachable at {PG_ADMIN}: CI must test against it")
+        pytest.skip("PostgreSQL not reachable (outside CI only)")
+    from reelforge.server.db import make_engine, migrate
+
+    name = f"rf_tmpl_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    yield name
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def fresh_pg_database(template: str) -> tuple[str, str]:
+    name = f"rf_test_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+    admin.dispose()
+    return name, PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_pg_database(name: str) -> None:
+    admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
+    """A fresh, migrated database: SQLite in a temporary folder, or a PostgreSQL copy."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'reelforge.db'}"
+        return
+    template = request.getfixturevalue("pg_template")
+    name, url = fresh_pg_database(template)
+    try:
+        yield url
+    finally:
+        drop_pg_database(name)

@@ -38,6 +38,7 @@ class ActBody(Body):
     action: str = Field(min_length=1, max_length=32)
     choice: int | None = Field(default=None, ge=-(2**31), lt=2**31)
     expected_step: int | None = Field(default=None, ge=1)
+    script: list[Annotated[int, Field(ge=0, lt=2**63)]] | None = Field(default=None, max_length=256)
 
 
 class AutoplayBody(Body):
@@ -191,11 +192,11 @@ def create_app(server: GameServer) -> FastAPI:
         return json_response(200, server.session_info(token))
 
     @player.post("/session/close")
-    def close_session(token: Token, key: IdemKey) -> Response:
+    def close_session(token: Token, key: IdemKey = None) -> Response:
         return json_response(*server.close_session(token, key))
 
     @player.post("/rounds", status_code=201)
-    def start_round(body: StartRound, token: Token, key: IdemKey) -> Response:
+    def start_round(body: StartRound, token: Token, key: IdemKey = None) -> Response:
         return json_response(*server.start_round(token, key, body.game, body.stake, body.mode, body.script))
 
     @player.get("/rounds/pending")
@@ -203,8 +204,10 @@ def create_app(server: GameServer) -> FastAPI:
         return json_response(200, server.pending(token, game))
 
     @player.post("/rounds/{round_id}/actions")
-    def act(round_id: int, body: ActBody, token: Token, key: IdemKey) -> Response:
-        return json_response(*server.act(token, key, round_id, body.action, body.choice, body.expected_step))
+    def act(round_id: int, body: ActBody, token: Token, key: IdemKey = None) -> Response:
+        return json_response(
+            *server.act(token, key, round_id, body.action, body.choice, body.expected_step, body.script)
+        )
 
     @player.get("/rounds/{round_id}")
     def recall(round_id: int, token: Token) -> Response:
@@ -231,15 +234,15 @@ def create_app(server: GameServer) -> FastAPI:
         return json_response(200, server.autoplay_status(token))
 
     @player.post("/autoplay", status_code=201)
-    def autoplay_start(body: AutoplayBody, token: Token, key: IdemKey) -> Response:
+    def autoplay_start(body: AutoplayBody, token: Token, key: IdemKey = None) -> Response:
         return json_response(*server.autoplay_start(token, key, body.model_dump()))
 
     @player.post("/autoplay/next")
-    def autoplay_next(token: Token, key: IdemKey) -> Response:
+    def autoplay_next(token: Token, key: IdemKey = None) -> Response:
         return json_response(*server.autoplay_next(token, key))
 
     @player.post("/autoplay/stop")
-    def autoplay_stop(token: Token, key: IdemKey) -> Response:
+    def autoplay_stop(token: Token, key: IdemKey = None) -> Response:
         return json_response(*server.autoplay_stop(token, key))
 
     # -- operator --------------------------------------------------------------------------
@@ -255,15 +258,15 @@ def create_app(server: GameServer) -> FastAPI:
         return json_response(200, server.get_player(external_id))
 
     @operator.post("/players/{external_id}/credit", dependencies=op)
-    def credit(external_id: str, body: AmountBody, key: IdemKey) -> Response:
+    def credit(external_id: str, body: AmountBody, key: IdemKey = None) -> Response:
         return json_response(*server.wallet_move(key, external_id, body.amount, "deposit"))
 
     @operator.post("/players/{external_id}/debit", dependencies=op)
-    def debit(external_id: str, body: AmountBody, key: IdemKey) -> Response:
+    def debit(external_id: str, body: AmountBody, key: IdemKey = None) -> Response:
         return json_response(*server.wallet_move(key, external_id, body.amount, "withdrawal"))
 
     @operator.post("/players/{external_id}/sessions", dependencies=op, status_code=201)
-    def open_session(external_id: str, body: SessionBody, key: IdemKey) -> Response:
+    def open_session(external_id: str, body: SessionBody, key: IdemKey = None) -> Response:
         return json_response(
             *server.open_session(key, external_id, body.time_limit_seconds, body.spend_limit)
         )
@@ -293,7 +296,7 @@ def create_app(server: GameServer) -> FastAPI:
         return json_response(200, server.operator_replay(round_id))
 
     @operator.post("/rounds/{round_id}/void", dependencies=op)
-    def void(round_id: int, body: VoidBody, key: IdemKey) -> Response:
+    def void(round_id: int, body: VoidBody, key: IdemKey = None) -> Response:
         return json_response(*server.void_round(key, round_id, body.reason))
 
     @operator.get("/profile", dependencies=op)

@@ -192,7 +192,8 @@ class GameServer:
 
     # -- rounds ----------------------------------------------------------------------------
 
-    def _recorder(self, script: list[int] | None) -> RecordingRandom:
+    def _source(self, script: list[int] | None) -> RandomSource:
+        """The production RNG, or (test deployments only) a script dealt before it."""
         base = self.rng_factory()
         if script is not None:
             if not self.settings.allow_scripted_draws:
@@ -200,7 +201,7 @@ class GameServer:
                     "scripted draws are a test facility and are refused here", "scripted_draws_refused"
                 )
             base = ScriptedRandom(script, base)
-        return RecordingRandom(base)
+        return base
 
     def _check_spend(self, ctx: PlayerContext, stake: int) -> None:
         s = ctx.session
@@ -260,7 +261,7 @@ class GameServer:
             )
         state_key = game.state_key(stake, mode)
         player_state = store.load_player_state(conn, ctx.player.id, game.id, state_key)
-        rec = self._recorder(script)
+        rec = RecordingRandom(self._source(script))
         try:
             rnd = game.start(stake, rec, variant=variant, mode=mode, player_state=player_state)
         except InvalidBet as exc:
@@ -380,8 +381,15 @@ class GameServer:
         name: str,
         choice: int | None,
         expected_step: int | None,
+        script: list[int] | None = None,
     ) -> tuple[int, dict]:
-        body = {"round": round_id, "action": name, "choice": choice, "expected_step": expected_step}
+        body = {
+            "round": round_id,
+            "action": name,
+            "choice": choice,
+            "expected_step": expected_step,
+            "script": script,
+        }
         holder: list[PlayerContext] = []
 
         def work(conn: Connection) -> tuple[int, dict]:
@@ -401,7 +409,7 @@ class GameServer:
                 raise bad_request("an action needs a name of 1-32 characters", "invalid_action") from None
             game = self.game(row.game)
             rnd = Round.model_validate_json(row.state)
-            new, _ = self._step(conn, game, row, rnd, action, "player", self.rng_factory())
+            new, _ = self._step(conn, game, row, rnd, action, "player", self._source(script))
             balance = self._after_step(
                 conn, ctx, game, row.id, new, ctx.balance, "player", game.state_key(new.stake, new.mode)
             )
