@@ -6,7 +6,7 @@
 * ``es``: time and spend limits must be set when the session opens and cannot change; the
   session closes when one is reached; autoplay at most 100 spins.  *Spend* is the session's
   net loss (stakes minus wins): a round is refused if its stake could take the net loss
-  past the limit, and the session closes once the net loss reaches it.
+  past the limit, and the session closes once not even the smallest stake fits under it.
 """
 
 from __future__ import annotations

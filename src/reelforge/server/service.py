@@ -203,12 +203,19 @@ class GameServer:
             base = ScriptedRandom(script, base)
         return base
 
+    def _min_stake(self) -> int:
+        return min(b.stake for g in self.games.values() for b in g.bet_levels())
+
+    def _spent(self, net_loss: int, spend_limit: int) -> bool:
+        """The spend limit is reached once not even the smallest stake fits under it."""
+        return net_loss + self._min_stake() > spend_limit
+
     def _check_spend(self, ctx: PlayerContext, stake: int) -> None:
         s = ctx.session
         if s.spend_limit is None:
             return
         net_loss = s.staked - s.won
-        if net_loss >= s.spend_limit:
+        if self._spent(net_loss, s.spend_limit):
             raise SessionClosed(s.id, "spend limit reached")
         if net_loss + stake > s.spend_limit:
             raise ApiError(403, "spend_limit", f"a stake of {stake} could pass the session's spend limit")
@@ -312,7 +319,7 @@ class GameServer:
     def _close_if_spent(self, conn: Connection, ctx: PlayerContext) -> str | None:
         """After a round: a session whose net loss reached its spend limit closes now."""
         s = conn.execute(select(t.sessions).where(t.sessions.c.id == ctx.session.id)).one()
-        if s.spend_limit is not None and s.staked - s.won >= s.spend_limit and s.closed_at is None:
+        if s.spend_limit is not None and s.closed_at is None and self._spent(s.staked - s.won, s.spend_limit):
             conn.execute(
                 update(t.sessions)
                 .where(t.sessions.c.id == s.id)
