@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from reelforge.rng import SeededRandom
 from reelforge.server.api import create_app
 from reelforge.server.config import Settings
 from reelforge.server.service import GameServer
@@ -15,7 +16,9 @@ OPERATOR_KEY = "test-operator-key"
 _keys = itertools.count(1)
 
 
-def make_server(db_url: str, tmp_path, **overrides: Any) -> GameServer:
+def make_server(db_url: str, tmp_path, seed: int | None = 1234, **overrides: Any) -> GameServer:
+    """A migrated server for tests.  With a seed its draws come from one seeded stream, so a
+    test sees the same outcomes every run; ``seed=None`` keeps the production CSPRNG."""
     settings = Settings(
         db=db_url,
         data_dir=tmp_path,
@@ -25,6 +28,9 @@ def make_server(db_url: str, tmp_path, **overrides: Any) -> GameServer:
         **overrides,
     )
     server = GameServer(settings)
+    if seed is not None:
+        stream = SeededRandom(seed)
+        server.rng_factory = lambda: stream
     server.migrate()
     return server
 

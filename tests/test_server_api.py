@@ -177,11 +177,15 @@ def test_malformed_oversized_and_out_of_turn_requests_get_4xx_and_change_nothing
 
 
 def test_scripted_draws_are_refused_in_production(db_url, tmp_path) -> None:
-    srv = make_server(db_url, tmp_path, allow_scripted_draws=False)
+    srv = make_server(db_url, tmp_path, seed=None, allow_scripted_draws=False)
     api = Api(client_for(srv))
     token = api.new_player("p8")
     err = api.start(token, script=[0, 0, 0, 0, 0], expect=403)
     assert err["error"]["code"] == "scripted_draws_refused"
+    # The production source deals the round: its draws are stored with the step.
+    rnd = api.finish(token, api.start(token))["round"]
+    recall = api.call("GET", f"/rounds/{rnd['id']}", token=token, expect=200)
+    assert len(recall["steps"][0]["draws"]) == 5
     srv.engine.dispose()
 
 

@@ -62,7 +62,7 @@ def test_es_needs_fixed_limits_and_closes_the_session_at_the_spend_limit(api, se
         "POST", "/players/es1/sessions", json={"time_limit_seconds": 3600, "spend_limit": 200}, expect=201
     )["token"]
     closed = None
-    for _ in range(500):
+    for _ in range(3000):
         reply = api.start(token, game="test-meter", stake=10, expect=(201, 403))
         if api.last.status_code == 403:
             closed = reply
@@ -115,7 +115,10 @@ def test_es_caps_autoplay_at_100_spins(api) -> None:
     api.call("POST", "/autoplay", token=token, json={**body, "spins": 100}, expect=201)
 
 
-def test_autoplay_runs_on_the_server_until_a_limit(api, server) -> None:
+@pytest.mark.parametrize("seed", [5])
+def test_autoplay_runs_on_the_server_until_a_limit(db_url, tmp_path, seed) -> None:
+    server = make_server(db_url, tmp_path, seed=seed)  # a seed whose run hits no pick
+    api = Api(client_for(server))
     token = api.new_player("ap1", 100_000)
     api.call(
         "POST",
@@ -139,6 +142,7 @@ def test_autoplay_runs_on_the_server_until_a_limit(api, server) -> None:
     api.call("POST", "/autoplay/next", token=token, expect=409)
     assert api.balance(token) == 100_000 - (ap["staked"] - ap["won"])
     assert server.audit()["balances_match_ledger"]
+    server.engine.dispose()
 
 
 def test_autoplay_stops_where_the_player_must_pick_and_can_be_cancelled(

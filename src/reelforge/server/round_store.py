@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Row, insert, select, update
 
 from reelforge.engine.round import Round
 from reelforge.server import schema as t
-from reelforge.server.store import dumps, move_money, now
+from reelforge.server.store import dumps, now
 
 
 def iso(ts: float | None) -> str | None:
@@ -24,7 +24,10 @@ def insert_round(
     autoplay_id: int | None,
     rnd: Round,
     balance_before: int,
+    balance_after: int | None,
+    completed_by: str,
 ) -> int:
+    """The round's row; a round complete after its first step is stored closed already."""
     ts = now()
     return int(
         conn.execute(
@@ -39,13 +42,16 @@ def insert_round(
                 mode=rnd.mode,
                 stake=rnd.stake,
                 coin=rnd.coin,
-                status="pending",
-                win=0,
+                status=rnd.status,
+                win=rnd.win,
                 step=rnd.step,
                 balance_before=balance_before,
+                balance_after=balance_after if rnd.complete else None,
                 state=rnd.model_dump_json(),
                 created_at=ts,
                 updated_at=ts,
+                completed_at=ts if rnd.complete else None,
+                completed_by=completed_by if rnd.complete else None,
             )
             .returning(t.rounds.c.id)
         ).scalar_one()
@@ -75,16 +81,8 @@ def insert_step(
     )
 
 
-def save_round(
-    conn: Connection,
-    round_id: int,
-    rnd: Round,
-    player: Row,
-    balance: int,
-    completed_by: str,
-) -> int:
-    """Store the round's new state; when it is complete, credit the win (one ledger row,
-    referenced by the round) and close it.  Returns the balance."""
+def save_round(conn: Connection, round_id: int, rnd: Round, balance_after: int, completed_by: str) -> None:
+    """Store the round's new state; a complete round is closed with its final balance."""
     values: dict[str, Any] = {
         "state": rnd.model_dump_json(),
         "step": rnd.step,
@@ -92,16 +90,13 @@ def save_round(
         "updated_at": now(),
     }
     if rnd.complete:
-        if rnd.win:
-            balance = move_money(conn, player, balance, rnd.win, "win", f"round:{round_id}:win", round_id)
         values.update(
             status="complete",
-            balance_after=balance,
+            balance_after=balance_after,
             completed_at=values["updated_at"],
             completed_by=completed_by,
         )
     conn.execute(update(t.rounds).where(t.rounds.c.id == round_id).values(**values))
-    return balance
 
 
 def round_row(conn: Connection, round_id: int, player_id: int | None = None) -> Row | None:

@@ -273,51 +273,63 @@ class GameServer:
             rnd = game.start(stake, rec, variant=variant, mode=mode, player_state=player_state)
         except InvalidBet as exc:
             raise bad_request(str(exc), "invalid_bet") from None
+        # Everything about the round is known now: write it once, closed if it is over.
         balance_before = ctx.balance
-        round_id = rs.insert_round(conn, ctx.player, ctx.session.id, autoplay_id, rnd, balance_before)
+        win = rnd.win if rnd.complete else 0
+        balance = balance_before - stake + win
+        actor = "autoplay" if autoplay_id else "player"
+        round_id = rs.insert_round(
+            conn, ctx.player, ctx.session.id, autoplay_id, rnd, balance_before, balance, actor
+        )
         start_action = {"name": "start", "stake": stake, "mode": mode, "player_state": player_state}
-        rs.insert_step(
-            conn, round_id, rnd, start_action, "autoplay" if autoplay_id else "player", rec.draws, rnd.events
+        rs.insert_step(conn, round_id, rnd, start_action, actor, rec.draws, rnd.events)
+        store.ledger_entry(
+            conn, ctx.player.id, -stake, balance_before - stake, "stake", f"round:{round_id}:stake", round_id
         )
-        balance = store.move_money(
-            conn, ctx.player, balance_before, -stake, "stake", f"round:{round_id}:stake", round_id
-        )
-        balance = self._after_step(conn, ctx, game, round_id, rnd, balance, "player", state_key)
-        conn.execute(update(t.players).where(t.players.c.id == ctx.player.id).values(last_round_at=ts))
+        if win:
+            store.ledger_entry(conn, ctx.player.id, win, balance, "win", f"round:{round_id}:win", round_id)
+        store.set_balance(conn, ctx.player.id, balance, last_round_at=ts)
         conn.execute(
             update(t.sessions)
             .where(t.sessions.c.id == ctx.session.id)
-            .values(staked=t.sessions.c.staked + stake)
+            .values(staked=t.sessions.c.staked + stake, won=t.sessions.c.won + win)
         )
+        if rnd.player_state is not None and state_key is not None:
+            store.save_player_state(conn, ctx.player.id, game.id, state_key, rnd.player_state)
         return round_id, rnd, balance
 
     def _after_step(
         self,
         conn: Connection,
-        ctx: PlayerContext | None,
+        session_id: int | None,
+        player_id: int,
         game: Game,
         round_id: int,
         rnd: Round,
         balance: int,
         completed_by: str,
         state_key: str | None,
-        player: Row | None = None,
     ) -> int:
-        owner = ctx.player if ctx is not None else player
-        assert owner is not None
+        """Store a step's outcome; when the round completes, credit its win (once)."""
         if rnd.player_state is not None and state_key is not None:
-            store.save_player_state(conn, owner.id, game.id, state_key, rnd.player_state)
-        balance = rs.save_round(conn, round_id, rnd, owner, balance, completed_by)
-        if rnd.complete and rnd.win and ctx is not None:
-            conn.execute(
-                update(t.sessions)
-                .where(t.sessions.c.id == ctx.session.id)
-                .values(won=t.sessions.c.won + rnd.win)
-            )
+            store.save_player_state(conn, player_id, game.id, state_key, rnd.player_state)
+        if rnd.complete and rnd.win:
+            balance += rnd.win
+            store.ledger_entry(conn, player_id, rnd.win, balance, "win", f"round:{round_id}:win", round_id)
+            store.set_balance(conn, player_id, balance)
+            if session_id is not None:
+                conn.execute(
+                    update(t.sessions)
+                    .where(t.sessions.c.id == session_id)
+                    .values(won=t.sessions.c.won + rnd.win)
+                )
+        rs.save_round(conn, round_id, rnd, balance, completed_by)
         return balance
 
     def _close_if_spent(self, conn: Connection, ctx: PlayerContext) -> str | None:
         """After a round: a session whose net loss reached its spend limit closes now."""
+        if ctx.session.spend_limit is None:
+            return None
         s = conn.execute(select(t.sessions).where(t.sessions.c.id == ctx.session.id)).one()
         if s.spend_limit is not None and s.closed_at is None and self._spent(s.staked - s.won, s.spend_limit):
             conn.execute(
@@ -332,7 +344,7 @@ class GameServer:
         self,
         conn: Connection,
         game: Game,
-        row: Row,
+        round_id: int,
         rnd: Round,
         action: Action,
         actor: str,
@@ -344,7 +356,7 @@ class GameServer:
         except InvalidAction as exc:
             raise conflict(str(exc), "action_not_allowed") from None
         rs.insert_step(
-            conn, row.id, new, action.model_dump(), actor, rec.draws, new.events[len(rnd.events) :]
+            conn, round_id, new, action.model_dump(), actor, rec.draws, new.events[len(rnd.events) :]
         )
         return new, rec.draws
 
@@ -416,9 +428,17 @@ class GameServer:
                 raise bad_request("an action needs a name of 1-32 characters", "invalid_action") from None
             game = self.game(row.game)
             rnd = Round.model_validate_json(row.state)
-            new, _ = self._step(conn, game, row, rnd, action, "player", self._source(script))
+            new, _ = self._step(conn, game, row.id, rnd, action, "player", self._source(script))
             balance = self._after_step(
-                conn, ctx, game, row.id, new, ctx.balance, "player", game.state_key(new.stake, new.mode)
+                conn,
+                ctx.session.id,
+                ctx.player.id,
+                game,
+                row.id,
+                new,
+                ctx.balance,
+                "player",
+                game.state_key(new.stake, new.mode),
             )
             reply = {"round": self._view(row.id, new), "balance": balance}
             if new.complete and (closed := self._close_if_spent(conn, ctx)):
@@ -703,12 +723,12 @@ class GameServer:
                 ap.round_started()
             state_key = game.state_key(rnd.stake, rnd.mode)
             while not rnd.complete and ap.round_pending(rnd):
-                round_row = rs.round_row(conn, round_id)
-                assert round_row is not None
                 rnd, _ = self._step(
-                    conn, game, round_row, rnd, rnd.default_action(), "autoplay", self.rng_factory()
+                    conn, game, round_id, rnd, rnd.default_action(), "autoplay", self.rng_factory()
                 )
-                balance = self._after_step(conn, ctx, game, round_id, rnd, balance, "player", state_key)
+                balance = self._after_step(
+                    conn, ctx.session.id, ctx.player.id, game, round_id, rnd, balance, "player", state_key
+                )
             reply: dict[str, Any] = {"round": self._view(round_id, rnd), "balance": balance}
             if rnd.complete:
                 ap.round_finished(rnd.win)
@@ -1030,19 +1050,11 @@ class GameServer:
                 balance = player.balance
                 state_key = game.state_key(rnd.stake, rnd.mode)
                 while not rnd.complete:
-                    current = rs.round_row(conn, round_id)
-                    assert current is not None
                     rnd, _ = self._step(
-                        conn, game, current, rnd, rnd.default_action(), "server", self.rng_factory()
+                        conn, game, round_id, rnd, rnd.default_action(), "server", self.rng_factory()
                     )
                     balance = self._after_step(
-                        conn, None, game, round_id, rnd, balance, "server", state_key, player
-                    )
-                if rnd.win:
-                    conn.execute(
-                        update(t.sessions)
-                        .where(t.sessions.c.id == row.session_id)
-                        .values(won=t.sessions.c.won + rnd.win)
+                        conn, row.session_id, player.id, game, round_id, rnd, balance, "server", state_key
                     )
                 return True
 

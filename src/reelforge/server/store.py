@@ -43,6 +43,36 @@ def find_player(conn: Connection, external_id: str, *, lock: bool = False) -> Ro
     return row
 
 
+def ledger_entry(
+    conn: Connection,
+    player_id: int,
+    amount: int,
+    balance_after: int,
+    kind: str,
+    reference: str,
+    round_id: int | None = None,
+) -> None:
+    """One ledger row.  The unique (player, reference) constraint makes a repeated movement
+    fail the whole transaction (reported as 409), so nothing is ever paid twice."""
+    if balance_after < 0:
+        raise ApiError(402, "insufficient_funds", f"the balance cannot cover {-amount}")
+    conn.execute(
+        insert(t.ledger).values(
+            player_id=player_id,
+            amount=amount,
+            balance_after=balance_after,
+            kind=kind,
+            round_id=round_id,
+            reference=reference,
+            created_at=now(),
+        )
+    )
+
+
+def set_balance(conn: Connection, player_id: int, balance: int, **extra: Any) -> None:
+    conn.execute(update(t.players).where(t.players.c.id == player_id).values(balance=balance, **extra))
+
+
 def move_money(
     conn: Connection,
     player: Row,
@@ -52,25 +82,12 @@ def move_money(
     reference: str,
     round_id: int | None = None,
 ) -> int:
-    """Add one ledger row and set the balance; returns the new balance.  The balance never
-    goes below zero, and a reference moves money at most once per player."""
+    """A ledger row and the new balance; returns the balance.  Never below zero."""
     new_balance = balance + amount
     if new_balance < 0:
         raise ApiError(402, "insufficient_funds", f"the balance {balance} cannot cover {-amount}")
-    # The unique (player, reference) constraint makes a repeated movement fail the whole
-    # transaction (reported as 409), so nothing is ever paid twice.
-    conn.execute(
-        insert(t.ledger).values(
-            player_id=player.id,
-            amount=amount,
-            balance_after=new_balance,
-            kind=kind,
-            round_id=round_id,
-            reference=reference,
-            created_at=now(),
-        )
-    )
-    conn.execute(update(t.players).where(t.players.c.id == player.id).values(balance=new_balance))
+    ledger_entry(conn, player.id, amount, new_balance, kind, reference, round_id)
+    set_balance(conn, player.id, new_balance)
     return new_balance
 
 
