@@ -11,7 +11,7 @@ import json
 import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -144,6 +144,9 @@ def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
 
 
 Token = Annotated[str | None, Depends(bearer)]
+RoundId = Annotated[int, Path(ge=1, lt=2**62)]
+ExternalId = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:@-]+$")]
+GameId = Annotated[str, Path(min_length=1, max_length=64)]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key")]
 
 
@@ -204,17 +207,17 @@ def create_app(server: GameServer) -> FastAPI:
         return json_response(200, server.pending(token, game))
 
     @player.post("/rounds/{round_id}/actions")
-    def act(round_id: int, body: ActBody, token: Token, key: IdemKey = None) -> Response:
+    def act(round_id: RoundId, body: ActBody, token: Token, key: IdemKey = None) -> Response:
         return json_response(
             *server.act(token, key, round_id, body.action, body.choice, body.expected_step, body.script)
         )
 
     @player.get("/rounds/{round_id}")
-    def recall(round_id: int, token: Token) -> Response:
+    def recall(round_id: RoundId, token: Token) -> Response:
         return json_response(200, server.player_recall(token, round_id))
 
     @player.get("/rounds/{round_id}/replay")
-    def replay(round_id: int, token: Token) -> Response:
+    def replay(round_id: RoundId, token: Token) -> Response:
         return json_response(200, server.player_replay(token, round_id))
 
     @player.get("/history")
@@ -254,26 +257,26 @@ def create_app(server: GameServer) -> FastAPI:
         return json_response(*server.create_player(body.external_id, body.currency))
 
     @operator.get("/players/{external_id}", dependencies=op)
-    def get_player(external_id: str) -> Response:
+    def get_player(external_id: ExternalId) -> Response:
         return json_response(200, server.get_player(external_id))
 
     @operator.post("/players/{external_id}/credit", dependencies=op)
-    def credit(external_id: str, body: AmountBody, key: IdemKey = None) -> Response:
+    def credit(external_id: ExternalId, body: AmountBody, key: IdemKey = None) -> Response:
         return json_response(*server.wallet_move(key, external_id, body.amount, "deposit"))
 
     @operator.post("/players/{external_id}/debit", dependencies=op)
-    def debit(external_id: str, body: AmountBody, key: IdemKey = None) -> Response:
+    def debit(external_id: ExternalId, body: AmountBody, key: IdemKey = None) -> Response:
         return json_response(*server.wallet_move(key, external_id, body.amount, "withdrawal"))
 
     @operator.post("/players/{external_id}/sessions", dependencies=op, status_code=201)
-    def open_session(external_id: str, body: SessionBody, key: IdemKey = None) -> Response:
+    def open_session(external_id: ExternalId, body: SessionBody, key: IdemKey = None) -> Response:
         return json_response(
             *server.open_session(key, external_id, body.time_limit_seconds, body.spend_limit)
         )
 
     @operator.get("/players/{external_id}/history", dependencies=op)
     def player_history(
-        external_id: str,
+        external_id: ExternalId,
         limit: Annotated[int, Query(ge=1, le=100)] = 10,
         before: Annotated[int | None, Query(ge=1)] = None,
     ) -> Response:
@@ -281,22 +284,22 @@ def create_app(server: GameServer) -> FastAPI:
 
     @operator.get("/players/{external_id}/ledger", dependencies=op)
     def player_ledger(
-        external_id: str,
+        external_id: ExternalId,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         before: Annotated[int | None, Query(ge=1)] = None,
     ) -> Response:
         return json_response(200, server.ledger(external_id, limit, before))
 
     @operator.get("/rounds/{round_id}", dependencies=op)
-    def operator_recall(round_id: int) -> Response:
+    def operator_recall(round_id: RoundId) -> Response:
         return json_response(200, server.operator_recall(round_id))
 
     @operator.get("/rounds/{round_id}/replay", dependencies=op)
-    def operator_replay(round_id: int) -> Response:
+    def operator_replay(round_id: RoundId) -> Response:
         return json_response(200, server.operator_replay(round_id))
 
     @operator.post("/rounds/{round_id}/void", dependencies=op)
-    def void(round_id: int, body: VoidBody, key: IdemKey = None) -> Response:
+    def void(round_id: RoundId, body: VoidBody, key: IdemKey = None) -> Response:
         return json_response(*server.void_round(key, round_id, body.reason))
 
     @operator.get("/profile", dependencies=op)
@@ -308,7 +311,7 @@ def create_app(server: GameServer) -> FastAPI:
         return json_response(200, server.set_profile(body.profile))
 
     @operator.put("/games/{game_id}/variant", dependencies=op)
-    def set_variant(game_id: str, body: VariantBody) -> Response:
+    def set_variant(game_id: GameId, body: VariantBody) -> Response:
         return json_response(200, server.set_variant(game_id, body.variant))
 
     @app.get("/api/v1/health", tags=["health"])
