@@ -78,7 +78,7 @@ class VariantBody(Body):
 
 def json_response(status: int, data: Any, headers: dict[str, str] | None = None) -> Response:
     return Response(
-        json.dumps(data, separators=(",", ":")),
+        json.dumps(data, separators=(",", ":"), sort_keys=True),
         status_code=status,
         media_type="application/json",
         headers=headers,
