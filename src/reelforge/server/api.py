@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import logging
+import pathlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -21,6 +23,8 @@ from reelforge.server.errors import ApiError
 from reelforge.server.service import GameServer
 
 log = logging.getLogger("reelforge.server")
+
+WEB_DIR = pathlib.Path(__file__).resolve().parent.parent / "web"
 
 
 class Body(BaseModel):
@@ -320,5 +324,7 @@ def create_app(server: GameServer) -> FastAPI:
 
     app.include_router(player)
     app.include_router(operator)
+    # The browser client: static files served at / (after the API routes, which win).
+    app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
     return app
