@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set everything up on a fresh machine and run the main job.
 # Creates .venv, installs reelforge with all it needs, then runs the main job:
-# the game server on http://127.0.0.1:8000 with an embedded SQLite database.
+# the game server on http://127.0.0.1:8000 with an embedded SQLite database, in demo mode
+# (a browser at http://127.0.0.1:8000/ can open a play-money session).
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x .venv/bin/python ]; then
@@ -9,4 +10,4 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[dev]"
-exec .venv/bin/reelforge serve "$@"
+exec .venv/bin/reelforge serve --demo "$@"

@@ -255,3 +255,17 @@ def test_the_test_games_hold_and_gamble_decisions_work_over_http(api) -> None:
             choice = spec["choices"][0] if spec.get("choices") else None
             rnd = api.act(token, rnd["id"], spec["name"], choice)["round"]
     assert {"hold", "gamble"} <= seen
+
+
+def test_demo_sessions_only_in_demo_mode(db_url, tmp_path) -> None:
+    srv = make_server(db_url, tmp_path, demo_mode=True)
+    api = Api(client_for(srv))
+    first = api.call("POST", "/demo/session", idem="d1", expect=201)
+    assert api.call("POST", "/demo/session", idem="d1", expect=201)["token"] == first["token"]
+    assert api.balance(first["token"]) == 100_000
+    api.finish(first["token"], api.start(first["token"]))
+    srv.engine.dispose()
+    off = make_server(db_url, tmp_path)
+    api = Api(client_for(off))
+    api.call("POST", "/demo/session", idem="d2", expect=404)
+    off.engine.dispose()

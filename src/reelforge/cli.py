@@ -389,6 +389,9 @@ def serve(
     data_dir: Annotated[
         str | None, typer.Option("--data-dir", help="Where SQLite and the operator key live (.reelforge).")
     ] = None,
+    demo: Annotated[
+        bool, typer.Option("--demo", help="Let anyone open a play-money session (local play only).")
+    ] = False,
 ) -> None:
     """Run the game server: HTTP API under /api/v1 (OpenAPI at /docs), SQLite by default."""
     import os
@@ -404,6 +407,8 @@ def serve(
         os.environ["REELFORGE_DB"] = db
     if data_dir:
         os.environ["REELFORGE_DATA_DIR"] = data_dir
+    if demo:
+        os.environ["REELFORGE_DEMO_MODE"] = "1"
     settings = Settings()
     with run_errors():
         server = GameServer(settings)
@@ -415,6 +420,8 @@ def serve(
     if not settings.operator_key:
         out.print(f"operator API key: in {key_path} (X-Operator-Key header)")
     out.print(f"games: {', '.join(sorted(server.games))}; API docs at http://{host}:{port}/docs")
+    if settings.demo_mode:
+        out.print(f"demo mode: play in a browser at http://{host}:{port}/ (play money)")
     uvicorn.run(
         "reelforge.server.app:create_from_env",
         factory=True,

@@ -115,9 +115,7 @@ class ReplayRandom:
             raise ReplayError(f"replay exhausted after {self.position} draws (asked for range {n})")
         recorded_n, value = self.draws[self.position]
         if recorded_n != n:
-            raise ReplayError(
-                f"draw {self.position}: replay recorded range {recorded_n}, game asked for {n}"
-            )
+            raise ReplayError(f"draw {self.position}: replay recorded range {recorded_n}, game asked for {n}")
         self.position += 1
         return value
 

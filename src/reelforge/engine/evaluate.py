@@ -36,9 +36,7 @@ class LineWin:
         return asdict(self)
 
 
-def evaluate_ways(
-    window: Window, paytable: Paytable, wild: str | None = None
-) -> list[WayWin]:
+def evaluate_ways(window: Window, paytable: Paytable, wild: str | None = None) -> list[WayWin]:
     """Left-to-right ways: for each paying symbol only its longest combination pays.
 
     The symbol (or a wild) must show on every reel from the first; the number of ways is

@@ -318,6 +318,11 @@ def create_app(server: GameServer) -> FastAPI:
     def set_variant(game_id: GameId, body: VariantBody) -> Response:
         return json_response(200, server.set_variant(game_id, body.variant))
 
+    @player.post("/demo/session", status_code=201)
+    def demo_session(key: IdemKey = None) -> Response:
+        """Demo mode only (`reelforge serve --demo`): a new player with play money."""
+        return json_response(*server.demo_session(key))
+
     @app.get("/api/v1/health", tags=["health"])
     def health() -> Response:
         return json_response(200, {"ok": True})

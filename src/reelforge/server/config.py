@@ -25,6 +25,10 @@ class Settings(BaseSettings):
     # feature).  Production refuses such requests.
     allow_scripted_draws: bool = False
     test_games: bool = False
+    # Demo mode (local play, `./run.sh`): anyone may open a session for a fresh player with
+    # play money.  Off unless asked for; an operator deployment never enables it.
+    demo_mode: bool = False
+    demo_balance: int = Field(default=100_000, ge=0)
     pool_size: int = Field(default=8, ge=1)
 
     def database_url(self) -> str:

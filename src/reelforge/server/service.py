@@ -894,6 +894,18 @@ class GameServer:
         reply["token"] = derive_token(self.token_secret, reply.pop("_nonce"))
         return status, reply
 
+    def demo_session(self, key: str | None) -> tuple[int, dict]:
+        """Demo mode only: a fresh player with play money and an open session.  Built from
+        the operator calls with keys derived from the request's, so a repeat is a no-op."""
+        if not self.settings.demo_mode:
+            raise not_found("demo sessions are not offered by this server")
+        key = check_key(key)
+        player = "demo-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+        self.create_player(player, "GBP")
+        if self.settings.demo_balance:
+            self.wallet_move(f"demo:{key}:credit", player, self.settings.demo_balance, "deposit")
+        return self.open_session(f"demo:{key}:session", player, None, None)
+
     def operator_history(self, external_id: str, limit: int, before: int | None) -> dict:
         return self.run(
             lambda conn: self.history(conn, store.find_player(conn, external_id).id, limit, before)
