@@ -8,6 +8,7 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI
 
 from reelforge.server.api import create_app
@@ -45,6 +46,7 @@ def build(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         sweeper.thread.start()
         yield
         sweeper.stop.set()

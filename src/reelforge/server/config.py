@@ -30,6 +30,9 @@ class Settings(BaseSettings):
     demo_mode: bool = False
     demo_balance: int = Field(default=100_000, ge=0)
     pool_size: int = Field(default=8, ge=1)
+    # Threads serving requests per process.  Few is faster: more threads only fight over the
+    # GIL (measured: 2 threads gave 326 spins/s where 40 gave 219 on two cores).
+    threads: int = Field(default=2, ge=1, le=256)
 
     def database_url(self) -> str:
         if self.db:

@@ -6,10 +6,11 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, Row, select
 
 from reelforge.engine.round import Round
 from reelforge.server import schema as t
+from reelforge.server.sql import q
 from reelforge.server.store import dumps, now
 
 
@@ -29,31 +30,36 @@ def insert_round(
 ) -> int:
     """The round's row; a round complete after its first step is stored closed already."""
     ts = now()
+    done = rnd.complete
     return int(
-        conn.execute(
-            insert(t.rounds)
-            .values(
-                player_id=player.id,
-                session_id=session_id,
-                autoplay_id=autoplay_id,
-                game=rnd.game,
-                game_version=rnd.game_version,
-                variant=rnd.variant,
-                mode=rnd.mode,
-                stake=rnd.stake,
-                coin=rnd.coin,
-                status=rnd.status,
-                win=rnd.win,
-                step=rnd.step,
-                balance_before=balance_before,
-                balance_after=balance_after if rnd.complete else None,
-                state=rnd.model_dump_json(),
-                created_at=ts,
-                updated_at=ts,
-                completed_at=ts if rnd.complete else None,
-                completed_by=completed_by if rnd.complete else None,
-            )
-            .returning(t.rounds.c.id)
+        q(
+            conn,
+            "INSERT INTO rounds (player_id, session_id, autoplay_id, game, game_version, variant, mode,"
+            " stake, coin, status, win, step, balance_before, balance_after, state, created_at,"
+            " updated_at, completed_at, completed_by) VALUES (:player_id, :session_id, :autoplay_id,"
+            " :game, :game_version, :variant, :mode, :stake, :coin, :status, :win, :step,"
+            " :balance_before, :balance_after, :state, :ts, :ts, :completed_at, :completed_by)"
+            " RETURNING id",
+            {
+                "player_id": player.id,
+                "session_id": session_id,
+                "autoplay_id": autoplay_id,
+                "game": rnd.game,
+                "game_version": rnd.game_version,
+                "variant": rnd.variant,
+                "mode": rnd.mode,
+                "stake": rnd.stake,
+                "coin": rnd.coin,
+                "status": rnd.status,
+                "win": rnd.win,
+                "step": rnd.step,
+                "balance_before": balance_before,
+                "balance_after": balance_after if done else None,
+                "state": rnd.model_dump_json(),
+                "ts": ts,
+                "completed_at": ts if done else None,
+                "completed_by": completed_by if done else None,
+            },
         ).scalar_one()
     )
 
@@ -67,43 +73,56 @@ def insert_step(
     draws: list[tuple[int, int]],
     new_events: list[dict[str, Any]],
 ) -> None:
-    conn.execute(
-        insert(t.round_steps).values(
-            round_id=round_id,
-            step=rnd.step,
-            action=None if action is None else dumps(action),
-            actor=actor,
-            draws=dumps([list(d) for d in draws]),
-            events=dumps(new_events),
-            win_after=rnd.win,
-            created_at=now(),
-        )
+    q(
+        conn,
+        "INSERT INTO round_steps (round_id, step, action, actor, draws, events, win_after, created_at)"
+        " VALUES (:round_id, :step, :action, :actor, :draws, :events, :win_after, :created_at)",
+        {
+            "round_id": round_id,
+            "step": rnd.step,
+            "action": None if action is None else dumps(action),
+            "actor": actor,
+            "draws": dumps([list(d) for d in draws]),
+            "events": dumps(new_events),
+            "win_after": rnd.win,
+            "created_at": now(),
+        },
     )
 
 
 def save_round(conn: Connection, round_id: int, rnd: Round, balance_after: int, completed_by: str) -> None:
     """Store the round's new state; a complete round is closed with its final balance."""
-    values: dict[str, Any] = {
+    ts = now()
+    params: dict[str, Any] = {
+        "id": round_id,
         "state": rnd.model_dump_json(),
         "step": rnd.step,
         "win": rnd.win,
-        "updated_at": now(),
+        "ts": ts,
     }
     if rnd.complete:
-        values.update(
-            status="complete",
-            balance_after=balance_after,
-            completed_at=values["updated_at"],
-            completed_by=completed_by,
+        params.update(balance_after=balance_after, completed_by=completed_by)
+        q(
+            conn,
+            "UPDATE rounds SET state = :state, step = :step, win = :win, updated_at = :ts,"
+            " status = 'complete', balance_after = :balance_after, completed_at = :ts,"
+            " completed_by = :completed_by WHERE id = :id",
+            params,
         )
-    conn.execute(update(t.rounds).where(t.rounds.c.id == round_id).values(**values))
+    else:
+        q(
+            conn,
+            "UPDATE rounds SET state = :state, step = :step, win = :win, updated_at = :ts WHERE id = :id",
+            params,
+        )
 
 
 def round_row(conn: Connection, round_id: int, player_id: int | None = None) -> Row | None:
-    query = select(t.rounds).where(t.rounds.c.id == round_id)
-    if player_id is not None:
-        query = query.where(t.rounds.c.player_id == player_id)
-    return conn.execute(query).first()
+    if player_id is None:
+        return q(conn, "SELECT * FROM rounds WHERE id = :id", {"id": round_id}).first()
+    return q(
+        conn, "SELECT * FROM rounds WHERE id = :id AND player_id = :p", {"id": round_id, "p": player_id}
+    ).first()
 
 
 def summary(row: Row) -> dict[str, Any]:

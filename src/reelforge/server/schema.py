@@ -90,6 +90,7 @@ rounds = Table(
 )
 Index("ix_rounds_player", rounds.c.player_id, rounds.c.id)
 Index("ix_rounds_status_updated", rounds.c.status, rounds.c.updated_at)
+Index("ix_rounds_player_status", rounds.c.player_id, rounds.c.status, rounds.c.game)
 
 round_steps = Table(
     "round_steps",

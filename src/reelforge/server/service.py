@@ -13,8 +13,10 @@ import hashlib
 import json
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +44,7 @@ from reelforge.server.config import Settings
 from reelforge.server.db import make_engine, migrate
 from reelforge.server.errors import ApiError, bad_request, conflict, forbidden, not_found
 from reelforge.server.profiles import PROFILES, Profile, is_bonus_buy
+from reelforge.server.sql import for_update, q
 from reelforge.server.tokens import derive_token, new_nonce, token_hash
 
 log = logging.getLogger("reelforge.server")
@@ -58,10 +61,34 @@ class SessionClosed(ApiError):
         self.reason = reason
 
 
+@dataclass(frozen=True)
+class SessionRow:
+    id: int
+    player_id: int
+    profile: str
+    created_at: float
+    expires_at: float
+    closed_at: float | None
+    close_reason: str | None
+    time_limit_seconds: int | None
+    spend_limit: int | None
+    staked: int
+    won: int
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    id: int
+    balance: int
+    last_round_at: float | None
+    external_id: str
+    currency: str
+
+
 @dataclass
 class PlayerContext:
-    session: Row
-    player: Row  # locked for the transaction
+    session: SessionRow
+    player: PlayerRow  # locked for the transaction
     profile: Profile
 
     @property
@@ -96,6 +123,11 @@ class GameServer:
         # Tokens are derived from a secret all processes share; the operator key is one.
         self.token_secret = "session-token:" + self.operator_key
         self.rng_factory = rng_factory
+        # SQLite has one writer at a time: queue this process's transactions on a lock rather
+        # than on SQLite's busy-wait, whose back-off made tail latencies seconds long.
+        self._serial: AbstractContextManager[Any] = (
+            threading.Lock() if self.engine.dialect.name == "sqlite" else nullcontext()
+        )
         self.games: dict[str, Game] = dict(registry())
         self._exact_cache: dict[tuple[str, str], dict[str, Any]] = {}
 
@@ -108,7 +140,7 @@ class GameServer:
         """Run ``work`` in one transaction.  A reached session limit is recorded in a
         transaction of its own, since the request's own is rolled back."""
         try:
-            with self.engine.begin() as conn:
+            with self._serial, self.engine.begin() as conn:
                 return work(conn)
         except SessionClosed as closed:
             with self.engine.begin() as conn:
@@ -151,6 +183,18 @@ class GameServer:
         except KeyError:
             raise not_found(f"unknown game {game_id!r}; offered: {sorted(self.games)}") from None
 
+    def prechecks(self, conn: Connection, player_id: int, game: Game) -> tuple[int | None, int | None, str]:
+        """In one query: a running autoplay of the game, a pending round of it, the variant."""
+        row = q(
+            conn,
+            "SELECT (SELECT id FROM autoplays WHERE player_id = :p AND game = :g AND status = 'running'"
+            " LIMIT 1) AS autoplay_id, (SELECT id FROM rounds WHERE player_id = :p AND game = :g"
+            " AND status = 'pending' LIMIT 1) AS pending_id,"
+            " (SELECT value FROM server_settings WHERE key = :vk) AS variant",
+            {"p": player_id, "g": game.id, "vk": f"variant:{game.id}"},
+        ).one()
+        return row.autoplay_id, row.pending_id, row.variant or game.default_variant
+
     def variant_for(self, conn: Connection, game: Game) -> str:
         return store.get_setting(conn, f"variant:{game.id}", game.default_variant)
 
@@ -160,27 +204,33 @@ class GameServer:
     # -- player authentication -------------------------------------------------------------
 
     def player_context(self, conn: Connection, token: str | None, *, lock: bool = True) -> PlayerContext:
+        """The session and its player, in one query; with ``lock`` both rows stay locked until
+        the transaction ends, so one player's requests run one at a time."""
         if not token:
             raise ApiError(401, "unauthorized", "a session token is required (Authorization: Bearer …)")
-        session = conn.execute(select(t.sessions).where(t.sessions.c.token_hash == token_hash(token))).first()
-        if session is None:
+        row = q(
+            conn,
+            "SELECT s.id, s.player_id, s.profile, s.created_at, s.expires_at, s.closed_at, s.close_reason,"
+            " s.time_limit_seconds, s.spend_limit, s.staked, s.won, p.balance, p.last_round_at,"
+            " p.external_id, p.currency FROM sessions s JOIN players p ON p.id = s.player_id"
+            " WHERE s.token_hash = :h" + (for_update(conn, "p, s") if lock else ""),
+            {"h": token_hash(token)},
+        ).first()
+        if row is None:
             raise ApiError(401, "invalid_token", "the session token is not valid")
+        session = SessionRow(
+            row.id, row.player_id, row.profile, row.created_at, row.expires_at, row.closed_at,
+            row.close_reason, row.time_limit_seconds, row.spend_limit, row.staked, row.won,
+        )  # fmt: skip
         if session.closed_at is not None:
             raise forbidden(f"the session is closed: {session.close_reason}", "session_closed")
-        if store.now() >= session.expires_at:
+        ts = store.now()
+        if ts >= session.expires_at:
             raise ApiError(401, "session_expired", "the session has expired; open a new one")
-        profile = PROFILES[session.profile]
-        if (
-            session.time_limit_seconds is not None
-            and store.now() - session.created_at >= session.time_limit_seconds
-        ):
+        if session.time_limit_seconds is not None and ts - session.created_at >= session.time_limit_seconds:
             raise SessionClosed(session.id, "time limit reached")
-        player = (
-            store.lock_player(conn, session.player_id)
-            if lock
-            else conn.execute(select(t.players).where(t.players.c.id == session.player_id)).one()
-        )
-        return PlayerContext(session, player, profile)
+        player = PlayerRow(row.player_id, row.balance, row.last_round_at, row.external_id, row.currency)
+        return PlayerContext(session, player, PROFILES[session.profile])
 
     def _scope(self, ctx_holder: list[PlayerContext], token: str | None) -> Callable[[Connection], str]:
         def scope(conn: Connection) -> str:
@@ -235,7 +285,9 @@ class GameServer:
             raise bad_request(f"{game.id} has no mode {mode!r}; offered: {game.modes}", "invalid_mode")
         if is_bonus_buy(mode) and not ctx.profile.bonus_buy:
             raise forbidden("buying a feature is not allowed under this jurisdiction", "bonus_buy_forbidden")
-        variant = self.variant_for(conn, game)
+        running_autoplay, pending_id, variant = self.prechecks(conn, ctx.player.id, game)
+        if running_autoplay is not None and autoplay_id is None:
+            raise conflict("autoplay is running for this game: stop it first", "autoplay_running")
         try:
             find_bet(game.bet_levels(variant), stake)
         except InvalidBet as exc:
@@ -251,16 +303,9 @@ class GameServer:
                     f"a game cycle takes at least {ctx.profile.min_cycle_seconds} s here; wait {wait:.2f} s",
                     {"Retry-After": str(max(1, round(wait + 0.5)))},
                 )
-        pending = conn.execute(
-            select(t.rounds.c.id).where(
-                t.rounds.c.player_id == ctx.player.id,
-                t.rounds.c.game == game.id,
-                t.rounds.c.status == "pending",
-            )
-        ).first()
-        if pending is not None:
+        if pending_id is not None:
             raise conflict(
-                f"round {pending.id} of {game.id} is still in play: finish it first", "round_pending"
+                f"round {pending_id} of {game.id} is still in play: finish it first", "round_pending"
             )
         if ctx.balance < stake:
             raise ApiError(
@@ -289,10 +334,10 @@ class GameServer:
         if win:
             store.ledger_entry(conn, ctx.player.id, win, balance, "win", f"round:{round_id}:win", round_id)
         store.set_balance(conn, ctx.player.id, balance, last_round_at=ts)
-        conn.execute(
-            update(t.sessions)
-            .where(t.sessions.c.id == ctx.session.id)
-            .values(staked=t.sessions.c.staked + stake, won=t.sessions.c.won + win)
+        q(
+            conn,
+            "UPDATE sessions SET staked = staked + :stake, won = won + :win WHERE id = :id",
+            {"stake": stake, "win": win, "id": ctx.session.id},
         )
         if rnd.player_state is not None and state_key is not None:
             store.save_player_state(conn, ctx.player.id, game.id, state_key, rnd.player_state)
@@ -318,10 +363,10 @@ class GameServer:
             store.ledger_entry(conn, player_id, rnd.win, balance, "win", f"round:{round_id}:win", round_id)
             store.set_balance(conn, player_id, balance)
             if session_id is not None:
-                conn.execute(
-                    update(t.sessions)
-                    .where(t.sessions.c.id == session_id)
-                    .values(won=t.sessions.c.won + rnd.win)
+                q(
+                    conn,
+                    "UPDATE sessions SET won = won + :win WHERE id = :id",
+                    {"win": rnd.win, "id": session_id},
                 )
         rs.save_round(conn, round_id, rnd, balance, completed_by)
         return balance
@@ -375,15 +420,6 @@ class GameServer:
         def work(conn: Connection) -> tuple[int, dict]:
             ctx = holder[0]
             game = self.game(game_id)
-            running = conn.execute(
-                select(t.autoplays.c.id).where(
-                    t.autoplays.c.player_id == ctx.player.id,
-                    t.autoplays.c.game == game.id,
-                    t.autoplays.c.status == "running",
-                )
-            ).first()
-            if running is not None:
-                raise conflict("autoplay is running for this game: stop it first", "autoplay_running")
             round_id, rnd, balance = self._open_round(conn, ctx, game, stake, mode, script, None)
             reply = {"round": self._view(round_id, rnd), "balance": balance}
             if rnd.complete and (closed := self._close_if_spent(conn, ctx)):

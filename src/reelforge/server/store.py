@@ -11,6 +11,7 @@ from sqlalchemy import Connection, Row, insert, select, update
 
 from reelforge.server import schema as t
 from reelforge.server.errors import ApiError, not_found
+from reelforge.server.sql import for_update, q
 
 
 def now() -> float:
@@ -27,7 +28,7 @@ def dumps(data: Any) -> str:
 def lock_player(conn: Connection, player_id: int) -> Row:
     """The player's row, locked until the transaction ends: one request per player at a time
     (``FOR UPDATE`` on PostgreSQL; SQLite transactions already hold the write lock)."""
-    row = conn.execute(select(t.players).where(t.players.c.id == player_id).with_for_update()).first()
+    row = q(conn, "SELECT * FROM players WHERE id = :id" + for_update(conn), {"id": player_id}).first()
     if row is None:
         raise not_found("no such player")
     return row
@@ -56,21 +57,31 @@ def ledger_entry(
     fail the whole transaction (reported as 409), so nothing is ever paid twice."""
     if balance_after < 0:
         raise ApiError(402, "insufficient_funds", f"the balance cannot cover {-amount}")
-    conn.execute(
-        insert(t.ledger).values(
-            player_id=player_id,
-            amount=amount,
-            balance_after=balance_after,
-            kind=kind,
-            round_id=round_id,
-            reference=reference,
-            created_at=now(),
-        )
+    q(
+        conn,
+        "INSERT INTO ledger (player_id, amount, balance_after, kind, round_id, reference, created_at)"
+        " VALUES (:player_id, :amount, :balance_after, :kind, :round_id, :reference, :created_at)",
+        {
+            "player_id": player_id,
+            "amount": amount,
+            "balance_after": balance_after,
+            "kind": kind,
+            "round_id": round_id,
+            "reference": reference,
+            "created_at": now(),
+        },
     )
 
 
-def set_balance(conn: Connection, player_id: int, balance: int, **extra: Any) -> None:
-    conn.execute(update(t.players).where(t.players.c.id == player_id).values(balance=balance, **extra))
+def set_balance(conn: Connection, player_id: int, balance: int, last_round_at: float | None = None) -> None:
+    if last_round_at is None:
+        q(conn, "UPDATE players SET balance = :b WHERE id = :id", {"b": balance, "id": player_id})
+    else:
+        q(
+            conn,
+            "UPDATE players SET balance = :b, last_round_at = :t WHERE id = :id",
+            {"b": balance, "t": last_round_at, "id": player_id},
+        )
 
 
 def move_money(
@@ -96,10 +107,10 @@ def move_money(
 
 def remembered(conn: Connection, scope: str, key: str, fingerprint: str) -> tuple[int, dict] | None:
     """The first reply to this key, or None; a key reused for another request is refused."""
-    row = conn.execute(
-        select(t.idempotency.c.fingerprint, t.idempotency.c.status_code, t.idempotency.c.response).where(
-            t.idempotency.c.scope == scope, t.idempotency.c.key == key
-        )
+    row = q(
+        conn,
+        "SELECT fingerprint, status_code, response FROM idempotency WHERE scope = :scope AND key = :key",
+        {"scope": scope, "key": key},
     ).first()
     if row is None:
         return None
@@ -109,15 +120,18 @@ def remembered(conn: Connection, scope: str, key: str, fingerprint: str) -> tupl
 
 
 def remember(conn: Connection, scope: str, key: str, fingerprint: str, status: int, response: dict) -> None:
-    conn.execute(
-        insert(t.idempotency).values(
-            scope=scope,
-            key=key,
-            fingerprint=fingerprint,
-            status_code=status,
-            response=dumps(response),
-            created_at=now(),
-        )
+    q(
+        conn,
+        "INSERT INTO idempotency (scope, key, fingerprint, status_code, response, created_at)"
+        " VALUES (:scope, :key, :fingerprint, :status, :response, :created_at)",
+        {
+            "scope": scope,
+            "key": key,
+            "fingerprint": fingerprint,
+            "status": status,
+            "response": dumps(response),
+            "created_at": now(),
+        },
     )
 
 
@@ -125,7 +139,7 @@ def remember(conn: Connection, scope: str, key: str, fingerprint: str, status: i
 
 
 def get_setting(conn: Connection, key: str, default: str) -> str:
-    value = conn.execute(select(t.settings_table.c.value).where(t.settings_table.c.key == key)).scalar()
+    value = q(conn, "SELECT value FROM server_settings WHERE key = :key", {"key": key}).scalar()
     return default if value is None else value
 
 
