@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from reelforge.games.reign_of_gnomes.data_model import DataFileError, GnomesData, load, parse
+from reelforge.engine.datafile import DataFileError
+from reelforge.games.reign_of_gnomes.data_model import GnomesData, load, parse
 from reelforge.games.reign_of_gnomes.exact import (
     exact_rtp,
     ice_diamonds_distribution,

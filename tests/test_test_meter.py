@@ -12,11 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from reelforge.engine.datafile import DataFileError
 from reelforge.engine.game import play_default
 from reelforge.engine.round import Action, InvalidAction, Round
 from reelforge.games import registry
 from reelforge.games.test_meter import TestMeter
-from reelforge.games.test_meter.data_model import DataFileError, MeterData, parse
+from reelforge.games.test_meter.data_model import MeterData, parse
 from reelforge.games.test_meter.exact import best_hold_policy, exact_rtp
 from reelforge.games.test_meter.rules import DATA_DIR, InvalidPlayerState
 from reelforge.money import InvalidBet

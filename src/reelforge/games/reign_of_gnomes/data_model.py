@@ -6,7 +6,6 @@ this module only says what a valid file looks like and fails naming the bad fiel
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
@@ -17,11 +16,11 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    ValidationError,
     field_validator,
     model_validator,
 )
 
+from reelforge.engine.datafile import load_model, parse_model
 from reelforge.engine.reels import ReelSet
 
 WHEEL_AWARDS = ("multiplier", "spin_to_win", "random_wilds", "ice_diamonds")
@@ -225,24 +224,9 @@ class GnomesData(Strict):
         return [seg.weight for seg in self.wheel]
 
 
-class DataFileError(ValueError):
-    """A game data file that does not load; the message names the file and field."""
-
-
 def parse(raw: dict, source: str) -> GnomesData:
-    """Validate a data file's content; errors name the source and every bad field."""
-    try:
-        return GnomesData.model_validate(raw)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(file)'}: {err['msg']}" for err in exc.errors()
-        )
-        raise DataFileError(f"{source}: {problems}") from exc
+    return parse_model(GnomesData, raw, source)
 
 
 def load(path: Path) -> GnomesData:
-    try:
-        raw = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{path.name}: not valid TOML: {exc}") from exc
-    return parse(raw, path.name)
+    return load_model(GnomesData, path)

@@ -19,7 +19,8 @@ from reelforge.analysis.stats import SimStats
 from reelforge.engine.evaluate import evaluate_ways, scatter_positions
 from reelforge.engine.reels import ReelSet
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
-from reelforge.money import BetLevel, InvalidBet, bet_levels, find_bet
+from reelforge.engine.variants import Variants
+from reelforge.money import BetLevel, bet_levels, find_bet
 from reelforge.rng import RandomSource, shuffle, weighted_index
 
 from .data_model import GnomesData, load
@@ -39,7 +40,7 @@ class SpinResult:
     event: dict[str, Any]
 
 
-class ReignOfGnomes:
+class ReignOfGnomes(Variants[GnomesData]):
     """The game.  One instance per RTP variant file; instances hold no mutable state."""
 
     id = "reign-of-gnomes"
@@ -58,17 +59,6 @@ class ReignOfGnomes:
         self.default_variant = next(iter(variants))
         first = variants[self.default_variant]
         self.version = first.game.version
-
-    @property
-    def variants(self) -> list[str]:
-        return list(self.data_by_variant)
-
-    def data(self, variant: str | None = None) -> GnomesData:
-        key = variant or self.default_variant
-        try:
-            return self.data_by_variant[key]
-        except KeyError:
-            raise InvalidBet(f"unknown RTP variant {key!r}; offered: {self.variants}") from None
 
     def bet_levels(self, variant: str | None = None) -> list[BetLevel]:
         d = self.data(variant)
@@ -103,8 +93,7 @@ class ReignOfGnomes:
         """Exact RTP and its breakdown (fractions of the stake), from the data file alone."""
         from .exact import exact_rtp
 
-        if mode not in self.modes:
-            raise InvalidBet(f"unknown mode {mode!r}; offered: {self.modes}")
+        self.check_mode(mode)
         d = self.data(variant)
         result = exact_rtp(d)
         return {
@@ -127,8 +116,7 @@ class ReignOfGnomes:
         """Play ``rounds`` rounds in the numba kernel from one seed (default play)."""
         from .kernel import simulate_chunk
 
-        if mode not in self.modes:
-            raise InvalidBet(f"unknown mode {mode!r}; offered: {self.modes}")
+        self.check_mode(mode)
         return simulate_chunk(self.data(variant), seed, rounds)
 
     # -- one spin of a reel set -------------------------------------------------------
@@ -165,8 +153,7 @@ class ReignOfGnomes:
         mode: str = "base",
         player_state: dict[str, Any] | None = None,
     ) -> Round:
-        if mode not in self.modes:
-            raise InvalidBet(f"unknown mode {mode!r}; offered: {self.modes}")
+        self.check_mode(mode)
         d = self.data(variant)
         level = find_bet(self.bet_levels(variant), stake)
         rnd = Round(

@@ -6,11 +6,12 @@ valid file looks like and fails naming the bad field.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from reelforge.engine.datafile import load_model, parse_model
 
 N_REELS = 3
 
@@ -94,24 +95,9 @@ class MeterData(Strict):
         return 0
 
 
-class DataFileError(ValueError):
-    """A game data file that does not load; the message names the file and field."""
-
-
 def parse(raw: dict, source: str) -> MeterData:
-    """Validate a data file's content; errors name the source and every bad field."""
-    try:
-        return MeterData.model_validate(raw)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(file)'}: {err['msg']}" for err in exc.errors()
-        )
-        raise DataFileError(f"{source}: {problems}") from exc
+    return parse_model(MeterData, raw, source)
 
 
 def load(path: Path) -> MeterData:
-    try:
-        raw = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{path.name}: not valid TOML: {exc}") from exc
-    return parse(raw, path.name)
+    return load_model(MeterData, path)

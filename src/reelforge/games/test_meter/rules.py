@@ -31,7 +31,8 @@ import numpy as np
 
 from reelforge.analysis.stats import SimStats
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
-from reelforge.money import BetLevel, InvalidBet, bet_levels, find_bet
+from reelforge.engine.variants import Variants
+from reelforge.money import BetLevel, bet_levels, find_bet
 from reelforge.rng import RandomSource, SeededRandom
 
 from .data_model import N_REELS, MeterData, load
@@ -54,7 +55,7 @@ def held_reels(mask: int) -> list[int]:
     return [r for r in range(N_REELS) if mask >> r & 1]
 
 
-class TestMeter:
+class TestMeter(Variants[MeterData]):
     """The game.  One instance holds the data file; instances hold no mutable state."""
 
     __test__ = False  # not a pytest test class, whatever its name
@@ -72,28 +73,13 @@ class TestMeter:
         self.default_variant = data.game.variant
         self.version = data.game.version
 
-    @property
-    def variants(self) -> list[str]:
-        return list(self.data_by_variant)
-
-    def data(self, variant: str | None = None) -> MeterData:
-        key = variant or self.default_variant
-        try:
-            return self.data_by_variant[key]
-        except KeyError:
-            raise InvalidBet(f"unknown RTP variant {key!r}; offered: {self.variants}") from None
-
-    def _check_mode(self, mode: str) -> None:
-        if mode not in self.modes:
-            raise InvalidBet(f"unknown mode {mode!r}; offered: {self.modes}")
-
     def bet_levels(self, variant: str | None = None) -> list[BetLevel]:
         d = self.data(variant)
         return bet_levels(list(d.game.coins), d.game.credits)
 
     def state_key(self, stake: int, mode: str = "base") -> str | None:
         """One meter per bet level."""
-        self._check_mode(mode)
+        self.check_mode(mode)
         level = find_bet(self.bet_levels(), stake)
         return f"stake:{level.stake}"
 
@@ -123,7 +109,7 @@ class TestMeter:
         """Exact RTP (default play and best hold) as fractions of the stake."""
         from .exact import exact_rtp
 
-        self._check_mode(mode)
+        self.check_mode(mode)
         d = self.data(variant)
         result = exact_rtp(d)
         return {
@@ -146,7 +132,7 @@ class TestMeter:
     ) -> SimStats:
         """Play ``rounds`` rounds through the rules with the default play (hold nothing,
         collect), carrying the meter from round to round from 0.  Wins in credits."""
-        self._check_mode(mode)
+        self.check_mode(mode)
         d = self.data(variant)
         level = self.bet_levels(variant)[0]
         rng = SeededRandom(seed)
@@ -199,7 +185,7 @@ class TestMeter:
         mode: str = "base",
         player_state: dict[str, Any] | None = None,
     ) -> Round:
-        self._check_mode(mode)
+        self.check_mode(mode)
         d = self.data(variant)
         level = find_bet(self.bet_levels(variant), stake)
         previous = self.read_meter(d, player_state)
