@@ -11,5 +11,14 @@ if ! .venv/bin/python -c "import reelforge, pytest, scipy, numba" 2>/dev/null \
   .venv/bin/python -m pip install --quiet -e ".[dev]"
   touch .venv/.installed
 fi
+# The browser tests drive Debian's Chromium (never a downloaded browser).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "test.sh: /usr/bin/chromium is missing (as root: apt-get install chromium); browser tests will skip" >&2
+  fi
+fi
 .venv/bin/ruff check src tests bench
 exec .venv/bin/python -m pytest "$@"
