@@ -1,0 +1,373 @@
+// The browser client: session token, routing between screens, the top bar (balance, and
+// the session's time and net position where the profile asks for them), error messages,
+// lost connections, keyboard and sound.
+//
+// Screens (hash routes): #/ lobby · #/game/<id> · #/history · #/history/<round> (recall)
+// · #/replay/<round>.
+
+import { Api, ApiError } from "./api.js";
+import { GameScreen } from "./game-screen.js";
+import { renderHistory, renderRecall, renderReplay } from "./history.js";
+import { renderLobby } from "./lobby.js";
+import { formatMoney } from "./money.js";
+import { sound } from "./sound.js";
+import { dismissTopModal, formatDuration, h, modal, setSpeed, topModal } from "./ui.js";
+
+const TOKEN_KEY = "reelforge.token";
+const DEMO_KEY = "reelforge.demo";
+
+class App {
+  constructor() {
+    this.api = new Api({
+      connectionLost: (info) => this.connectionLost(info),
+      connectionBack: () => this.connectionBack(),
+    });
+    this.sound = sound;
+    this.games = [];
+    this.gamesById = {};
+    this.session = null;
+    this.balance = null;
+    this.currency = "GBP";
+    this.screen = null;
+    this.lastGame = sessionStorage.getItem("reelforge.lastGame");
+    this.quick = localStorage.getItem("reelforge.quick") === "1";
+    this.demo = sessionStorage.getItem(DEMO_KEY) === "1";
+    this.ended = false;
+    this.retryGate = null;
+    this.view = document.getElementById("view");
+    this.el = document.getElementById("app");
+  }
+
+  // -- start -------------------------------------------------------------------------------
+
+  async boot() {
+    this.bindChrome();
+    const params = new URLSearchParams(location.search);
+    const launched = params.get("token");
+    if (launched) {
+      // An operator launch URL: keep the token for this tab, take it out of the address bar.
+      sessionStorage.setItem(TOKEN_KEY, launched);
+      sessionStorage.removeItem(DEMO_KEY);
+      this.demo = false;
+      params.delete("token");
+      const rest = params.toString();
+      history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+    }
+    let token = sessionStorage.getItem(TOKEN_KEY);
+    if (!token) token = await this.openDemo();
+    if (!token) {
+      this.showNoSession();
+      return;
+    }
+    this.api.setToken(token);
+    try {
+      const [games, session, balance] = await Promise.all([
+        this.api.get("/games"), this.api.get("/session"), this.api.get("/balance"),
+      ]);
+      this.games = games.games;
+      this.gamesById = Object.fromEntries(this.games.map((g) => [g.id, g]));
+      this.applySession(session);
+      this.currency = balance.currency;
+      this.setBalance(balance.balance);
+    } catch (err) {
+      await this.handleError(err);
+      return;
+    }
+    this.applyQuick();
+    window.addEventListener("hashchange", () => this.route());
+    await this.route();
+    this.el.dataset.ready = "1";
+  }
+
+  /** Demo mode (reelforge serve --demo): a play-money session; null when not offered. */
+  async openDemo() {
+    try {
+      const reply = await this.api.post("/demo/session");
+      sessionStorage.setItem(TOKEN_KEY, reply.token);
+      sessionStorage.setItem(DEMO_KEY, "1");
+      this.demo = true;
+      return reply.token;
+    } catch (err) {
+      return null;
+    }
+  }
+
+  showNoSession() {
+    this.el.dataset.screen = "no-session";
+    this.view.replaceChildren(h("div.page.center", { "data-testid": "no-session" },
+      h("h1", "No game session"),
+      h("p", "Open the games from your casino account to play."),
+      h("p.muted", "Running locally? Start the server with ./run.sh (demo mode) and reload this page.")));
+  }
+
+  bindChrome() {
+    document.getElementById("nav-back").addEventListener("click", () => {
+      location.hash = this.el.dataset.screen === "game" ? "#/" : this.lastGame ? `#/game/${this.lastGame}` : "#/";
+    });
+    document.getElementById("btn-history").addEventListener("click", () => (location.hash = "#/history"));
+    document.getElementById("btn-sound").addEventListener("click", () => this.toggleSound());
+    document.addEventListener("keydown", (e) => this.onKey(e), true);
+  }
+
+  // -- routing -----------------------------------------------------------------------------
+
+  async route() {
+    if (this.ended) return;
+    const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+    this.screen?.destroy?.();
+    this.screen = null;
+    this.view.onKey = null;
+    const back = document.getElementById("nav-back");
+    const title = document.getElementById("screen-title");
+    title.textContent = "";
+    try {
+      if (parts[0] === "game" && this.gamesById[parts[1]]) {
+        const game = this.gamesById[parts[1]];
+        this.lastGame = game.id;
+        sessionStorage.setItem("reelforge.lastGame", game.id);
+        this.setScreen("game", game.name, true);
+        this.screen = new GameScreen(this, game);
+        await this.screen.mount(this.view);
+      } else if (parts[0] === "history" && parts[1]) {
+        this.setScreen("recall", "Game record", true);
+        await renderRecall(this, this.view, Number(parts[1]));
+      } else if (parts[0] === "history") {
+        this.setScreen("history", "History", true);
+        await renderHistory(this, this.view);
+      } else if (parts[0] === "replay" && parts[1]) {
+        this.setScreen("replay", "Replay", true);
+        await renderReplay(this, this.view, Number(parts[1]));
+      } else {
+        this.setScreen("lobby", "", false);
+        await renderLobby(this, this.view);
+      }
+    } catch (err) {
+      await this.handleError(err);
+    }
+    back.hidden = this.el.dataset.screen === "lobby";
+  }
+
+  setScreen(name, title, showBack) {
+    this.el.dataset.screen = name;
+    document.getElementById("screen-title").textContent = title;
+    document.getElementById("nav-back").hidden = !showBack;
+    document.title = title ? `${title} · reelforge` : "reelforge";
+  }
+
+  // -- top bar -----------------------------------------------------------------------------
+
+  setBalance(minor) {
+    this.balance = minor;
+    document.getElementById("balance").textContent = formatMoney(minor, this.currency);
+  }
+
+  applySession(session) {
+    this.session = session;
+    const rules = session.rules || {};
+    this.el.dataset.profile = session.profile;
+    const show = Boolean(rules.shows_net_position);
+    document.getElementById("session-meter").hidden = !show;
+    document.getElementById("net-meter").hidden = !show;
+    if (show) {
+      document.getElementById("net-position").textContent = formatMoney(session.net_position, this.currency);
+      this.sessionStart = Date.now() - session.elapsed_seconds * 1000;
+      clearInterval(this.clock);
+      const tick = () => {
+        document.getElementById("session-time").textContent = formatDuration((Date.now() - this.sessionStart) / 1000);
+      };
+      tick();
+      this.clock = setInterval(tick, 1000);
+    }
+  }
+
+  async refreshSession() {
+    try {
+      this.applySession(await this.api.get("/session"));
+    } catch (err) {
+      await this.handleError(err);
+    }
+  }
+
+  setQuick(on) {
+    this.quick = on;
+    localStorage.setItem("reelforge.quick", on ? "1" : "0");
+    this.applyQuick();
+  }
+
+  applyQuick() {
+    const timed = Boolean(this.session?.rules?.min_cycle_seconds);
+    setSpeed(this.quick && !timed ? 0.4 : 1);
+  }
+
+  toggleSound() {
+    const on = this.sound.toggle();
+    const b = document.getElementById("btn-sound");
+    b.setAttribute("aria-pressed", String(on));
+    b.setAttribute("aria-label", on ? "Sound on" : "Sound off");
+    this.sound.play("click");
+  }
+
+  // -- keyboard ----------------------------------------------------------------------------
+
+  onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t instanceof HTMLElement && t.closest("input, textarea, select")) return;
+    if (topModal()) {
+      if (e.key === "Escape" && dismissTopModal()) e.preventDefault();
+      return; // the dialog's own buttons take Space and Enter
+    }
+    if (e.repeat && (e.key === " " || e.key === "Enter")) {
+      e.preventDefault(); // holding Space does not play round after round
+      return;
+    }
+    let used = false;
+    if (this.screen?.onKey) used = this.screen.onKey(e);
+    else if (this.view.onKey) used = this.view.onKey(e);
+    if (!used) {
+      if (e.key === "h" || e.key === "H") {
+        location.hash = "#/history";
+        used = true;
+      } else if (e.key === "m" || e.key === "M") {
+        this.toggleSound();
+        used = true;
+      } else if (e.key === "Escape" && this.el.dataset.screen !== "lobby" && this.el.dataset.screen !== "game") {
+        location.hash = this.lastGame ? `#/game/${this.lastGame}` : "#/";
+        used = true;
+      }
+    }
+    if (used) e.preventDefault();
+  }
+
+  // -- errors ------------------------------------------------------------------------------
+
+  /** A clear message for an error; `screen` is the game screen when it came from play. */
+  async handleError(err, screen = null) {
+    if (!(err instanceof ApiError)) {
+      console.error("reelforge: unexpected error", err); // a bug in the client
+      await modal({
+        title: "Something went wrong",
+        body: h("p", "The game could not go on. Reload the page: a game in play is restored where it stopped."),
+        testid: "error-generic",
+        buttons: [{ label: "Reload", primary: true, onclick: () => location.reload() }],
+      });
+      return;
+    }
+    this.sound.play("error");
+    const fmt = (v) => formatMoney(v, this.currency);
+    switch (err.code) {
+      case "insufficient_funds": {
+        try {
+          const b = await this.api.get("/balance");
+          this.setBalance(b.balance);
+        } catch (e) {
+          /* the message below is still right */
+        }
+        const stake = screen ? screen.level.stake : null;
+        const canLower = screen && screen.game.bet_levels.some((l) => l.stake <= this.balance);
+        await modal({
+          title: "Insufficient balance",
+          body: h("p", `Your balance of ${fmt(this.balance)} does not cover ${stake ? `a bet of ${fmt(stake)}` : "this bet"}. ` +
+            (canLower ? "Choose a lower bet, or add funds at your casino." : "Add funds at your casino to keep playing.")),
+          testid: "error-insufficient-funds",
+          buttons: canLower
+            ? [{ label: "OK", value: false }, { label: "Lower my bet", value: true, primary: true, testid: "lower-bet" }]
+            : [{ label: "OK", value: false, primary: true }],
+        }).then((lower) => lower && screen.fitBet(this.balance));
+        return;
+      }
+      case "session_expired":
+      case "invalid_token":
+      case "unauthorized":
+        this.sessionEnded(err.code === "session_expired" ? "Your session has expired." : "Your session is no longer valid.");
+        return;
+      case "session_closed":
+        this.sessionEnded(err.message.replace(/^the session is closed: /, "Your session is closed: ") + ".");
+        return;
+      case "spend_limit":
+        await modal({ title: "Spend limit", body: h("p", "This bet could take you past your session's spend limit. Choose a lower bet."), testid: "error-spend-limit", buttons: [{ label: "OK", primary: true }] });
+        return;
+      case "autoplay_forbidden":
+        await modal({ title: "Autoplay unavailable", body: h("p", "Autoplay is not allowed in your jurisdiction."), testid: "error-autoplay", buttons: [{ label: "OK", primary: true }] });
+        return;
+      case "autoplay_running":
+        await modal({ title: "Autoplay is running", body: h("p", "Stop the autoplay before playing by hand."), testid: "error-autoplay-running", buttons: [{ label: "OK", primary: true }] });
+        return;
+      default:
+        await modal({
+          title: "Something went wrong",
+          body: h("div", h("p", err.message), h("p.muted", `(${err.code})`)),
+          testid: "error-generic",
+          buttons: [{ label: "OK", primary: true }],
+        });
+    }
+  }
+
+  /** The session cannot be used any more: say so, and stop everything. */
+  sessionEnded(text) {
+    if (this.ended) return;
+    this.ended = true;
+    this.screen?.destroy?.();
+    this.el.dataset.ended = "1";
+    const buttons = this.demo
+      ? [{ label: "Start a new demo session", primary: true, testid: "new-demo", onclick: () => {
+        sessionStorage.removeItem(TOKEN_KEY);
+        location.reload();
+      } }]
+      : [];
+    modal({
+      title: "Session ended",
+      body: h("div", h("p", { "data-testid": "session-message" }, text),
+        h("p", this.demo ? "Start a new demo session to keep playing." : "To keep playing, open the game again from your casino. A game in play is kept and restored when you come back.")),
+      testid: "error-session",
+      dismissable: false,
+      buttons,
+    });
+  }
+
+  sessionClosed(reason) {
+    this.sessionEnded(`Your session is closed: ${reason}.`);
+  }
+
+  // -- lost connection ---------------------------------------------------------------------
+
+  /** Resolves when the request should be sent again (same Idempotency-Key). */
+  connectionLost({ attempt }) {
+    if (!this.retryGate) {
+      let resolveGate;
+      const gate = new Promise((r) => (resolveGate = r));
+      const delay = [3, 5, 10, 15][Math.min(attempt - 1, 3)];
+      const counter = h("span", { "data-testid": "retry-countdown" }, String(delay));
+      let left = delay;
+      const timer = setInterval(() => {
+        left -= 1;
+        counter.textContent = String(Math.max(0, left));
+        if (left <= 0) release();
+      }, 1000);
+      const release = () => {
+        clearInterval(timer);
+        this.retryGate = null;
+        dialog.close(true);
+        resolveGate();
+      };
+      const dialog = modal({
+        title: "Connection lost",
+        body: h("div", h("p", "The game server cannot be reached. Your game is safe: nothing is played twice, and it goes on where it stopped."),
+          h("p.muted", "Trying again in ", counter, " s…")),
+        testid: "connection-lost",
+        dismissable: false,
+        buttons: [{ label: "Retry now", primary: true, testid: "retry", onclick: () => release() }],
+      });
+      this.retryGate = gate;
+    }
+    return this.retryGate;
+  }
+
+  connectionBack() {
+    /* the dialog closed when the retry was released */
+  }
+}
+
+const app = new App();
+window.reelforge = app; // for debugging in the console
+app.boot();

@@ -1,0 +1,17 @@
+// Which renderer draws which game.  A game plugs in by adding its module here; a game
+// without one is drawn by the generic renderer (it never crashes on an unknown game).
+
+const REGISTRY = {
+  "reign-of-gnomes": () => import("./reign-of-gnomes.js"),
+};
+
+export function hasRenderer(gameId) {
+  return Object.hasOwn(REGISTRY, gameId);
+}
+
+/** The renderer module for a game: {createRenderer(ctx), lobbyTile?(game)}. */
+export async function loadRenderer(gameId) {
+  const load = REGISTRY[gameId];
+  if (load) return load();
+  return import("./generic.js");
+}

@@ -1,0 +1,684 @@
+// Reign of Gnomes: 5x3 reels, 243 ways, Dragon Spins with the Golden Wheel on every free
+// spin (3x/5x/6x, Spin To Win, Random Wilds, Ice Diamonds).  Draws the reels, the wheel,
+// the Ice Diamonds stones, and the game's paytable and rules from the server's figures.
+
+import { Reels } from "../reels.js";
+import { h, svg, wait, titleCase } from "../ui.js";
+import { formatPercent } from "../money.js";
+import { banner, bigWin, plural, winCaption } from "./common.js";
+import { ICONS, SPRITE } from "./gnomes-art.js";
+
+const WILD = "WI";
+const SCATTER = "EG";
+const WHEEL_LOOK = {
+  x3: { text: "3×", color: "#2f7de0" },
+  x5: { text: "5×", color: "#8a3fd0" },
+  x6: { text: "6×", color: "#d0174f" },
+  spin_to_win: { text: "SPIN TO WIN", color: "#ef7d0a" },
+  random_wilds: { text: "RANDOM WILDS", color: "#169a5a" },
+  ice_diamonds: { text: "ICE DIAMONDS", color: "#1fa8cf" },
+};
+const AWARD_NAMES = {
+  spin_to_win: "Spin To Win",
+  random_wilds: "Random Wilds",
+  ice_diamonds: "Ice Diamonds",
+};
+
+export function awardName(label) {
+  if (AWARD_NAMES[label]) return AWARD_NAMES[label];
+  const m = /^x(\d+)$/.exec(label);
+  return m ? `${m[1]}× multiplier` : titleCase(label);
+}
+
+function ensureSprite() {
+  if (!document.getElementById("rog-sprite")) {
+    const el = svg(SPRITE);
+    el.id = "rog-sprite";
+    document.body.prepend(el);
+  }
+}
+
+export function symbolArt(code) {
+  return svg(`<svg class="sym sym--${code}" viewBox="0 0 100 100" role="img" aria-label="${code}"><use href="#rog-${code}"/></svg>`);
+}
+
+export function createRenderer(ctx) {
+  return new GnomesRenderer(ctx);
+}
+
+class GnomesRenderer {
+  constructor(ctx) {
+    ensureSprite();
+    this.ctx = ctx;
+    this.game = ctx.game;
+    const symbols = Object.keys(this.game.symbols);
+    this.fillers = [0, 1, 2, 3, 4].map((r) =>
+      symbols.filter((s) => (s !== WILD || (r > 0 && r < 4))));
+    this.reels = new Reels({
+      reels: 5,
+      rows: 3,
+      symbol: symbolArt,
+      filler: (r) => this.fillers[r][Math.floor(Math.random() * this.fillers[r].length)],
+      onReelStop: () => ctx.sound?.play("stop"),
+    });
+    this.status = h("div.rog__status", { "data-testid": "feature-status" });
+    this.caption = h("div.rog__caption");
+    this.fx = h("div.rog__fx");
+    this.frame = h("div.rog__frame", { "data-testid": "reel-frame" },
+      h("div.rog__frame-inner", this.reels.el), this.fx);
+    this.el = h("div.rog", { dataset: { mode: "base" }, "data-testid": "renderer-reign-of-gnomes" },
+      h("div.rog__logo", h("span.rog__logo-top", "Reign of"), h("span.rog__logo-main", "Gnomes"),
+        h("span.rog__logo-ways", "243 ways")),
+      this.status, this.frame, this.caption);
+    this.reels.randomize();
+    this.wheel = null;
+    this.ice = null;
+    this.reset();
+  }
+
+  // -- round lifecycle -------------------------------------------------------------------
+
+  reset() {
+    this.fs = { total: 0, played: 0 };
+    this.multiplier = 1;
+    this.award = null;
+    this.setMode("base");
+    this.ice?.close();
+    this.ice = null;
+    this.caption.replaceChildren();
+    this.reels.clearHighlights();
+    this.updateStatus();
+  }
+
+  setMode(mode) {
+    this.el.dataset.mode = mode;
+  }
+
+  startSpin() {
+    this.caption.replaceChildren();
+    this.reels.startSpin();
+    this.ctx.sound?.play("spin");
+  }
+
+  abortSpin() {
+    this.reels.abortSpin();
+  }
+
+  updateStatus() {
+    const parts = [];
+    if (this.fs.total) {
+      parts.push(h("div.pill.pill--free", { "data-testid": "free-spins-counter" },
+        h("span.pill__label", "Dragon Spins"), h("span.pill__value", `${this.fs.played} / ${this.fs.total}`)));
+    }
+    if (this.award) {
+      const look = WHEEL_LOOK[this.award] || {};
+      const text = this.award === "spin_to_win" ? `Spin To Win ×${this.multiplier}` : awardName(this.award);
+      parts.push(h("div.pill.pill--award", { style: { "--pill": look.color || "#888" }, "data-testid": "award-pill" }, text));
+    }
+    this.status.replaceChildren(...parts);
+  }
+
+  /** Draw the round as it stands, without animation (reload, recall). */
+  async restore(round) {
+    this.reset();
+    await this.present(round.events, round, { instant: true });
+  }
+
+  /** Animate a step's new events in order. */
+  async present(events, round, opts = {}) {
+    const instant = Boolean(opts.instant);
+    for (const ev of events) {
+      switch (ev.type) {
+        case "spin":
+          await this.presentSpin(ev, instant);
+          break;
+        case "free_spins_awarded":
+          this.fs.total += ev.count;
+          this.setMode("free");
+          this.updateStatus();
+          if (!instant) {
+            this.ctx.sound?.play("feature");
+            await banner(this.fx, {
+              title: ev.retrigger ? `+${ev.count} Dragon Spins` : `${ev.count} Dragon Spins`,
+              sub: `${ev.scatters} Dragon's Eggs`, kind: "feature", ms: 1700, testid: "banner-free-spins",
+            });
+          }
+          break;
+        case "wheel":
+          this.fs.played = ev.free_spin;
+          this.award = null;
+          this.multiplier = 1;
+          this.ice?.close();
+          this.ice = null;
+          this.updateStatus();
+          if (!instant) await this.spinWheel(ev.award);
+          this.award = ev.award;
+          this.multiplier = /^x(\d+)$/.test(ev.award) ? Number(ev.award.slice(1)) : 1;
+          this.updateStatus();
+          break;
+        case "random_wilds":
+          if (!instant) await banner(this.fx, { title: "Random Wilds", sub: `Wild set ${ev.set + 1} on reels 2–4`, kind: "wilds", ms: 1200 });
+          break;
+        case "ice_diamonds_start":
+          this.ice = new IceBoard(this, ev.stones);
+          this.frame.append(this.ice.el);
+          if (!instant) {
+            this.ctx.sound?.play("feature");
+            await this.ice.intro();
+          }
+          break;
+        case "pick":
+          this.ice?.reveal(ev.stone, ev.diamond, instant);
+          if (!instant) await wait(350);
+          break;
+        case "ice_diamonds_award":
+          if (this.ice) await this.ice.finish(ev, instant);
+          this.ice = null;
+          break;
+        case "max_win":
+          if (!instant) await banner(this.fx, { title: "Max win", sub: `${this.game.max_win}× the bet reached`, kind: "feature", ms: 2000 });
+          break;
+        case "round_end":
+          if (!instant) await this.roundEnd(ev, round);
+          break;
+        default:
+          break; // an event this client does not know: nothing to draw
+      }
+    }
+  }
+
+  async roundEnd(ev, round) {
+    const stake = round.stake;
+    if (ev.win >= stake * 15) {
+      await bigWin(this.fx, { amount: ev.win, stake, format: this.ctx.format, sound: this.ctx.sound });
+    } else if (this.fs.total && ev.win > 0) {
+      await banner(this.fx, { title: "Dragon Spins win", sub: this.ctx.format(ev.win), kind: "feature", ms: 1500, testid: "banner-total" });
+    }
+  }
+
+  // -- spins ------------------------------------------------------------------------------
+
+  async presentSpin(ev, instant) {
+    const kind = ev.reels;
+    this.frame.dataset.reels = kind.startsWith("random_wilds") ? "random_wilds" : kind;
+    if (kind === "spin_to_win") {
+      this.award = "spin_to_win";
+      this.multiplier = ev.multiplier;
+      this.updateStatus();
+    }
+    this.caption.replaceChildren();
+    if (instant) {
+      this.reels.setWindow(ev.window);
+      this.highlightAll(ev);
+      return;
+    }
+    // Anticipation: once two eggs have landed, the next reels spin on a little longer.
+    const delays = [];
+    let eggs = 0;
+    ev.window.forEach((col, r) => {
+      delays.push(eggs >= 2 && kind !== "spin_to_win" ? 650 : 0);
+      if (col.includes(SCATTER)) eggs++;
+    });
+    if (!this.reels.spinning) this.reels.startSpin();
+    await this.reels.stopAt(ev.window, { delays });
+    if (kind.startsWith("random_wilds")) {
+      const wilds = [];
+      ev.window.forEach((col, r) => col.forEach((s, row) => s === WILD && r > 0 && r < 4 && wilds.push([r, row])));
+      this.reels.highlight(wilds, "wild", false);
+      await wait(500);
+      this.reels.clearHighlights();
+    }
+    await this.presentWins(ev);
+  }
+
+  highlightAll(ev) {
+    const cells = ev.ways.flatMap((w) => w.positions);
+    if (cells.length) this.reels.highlight(cells, "win");
+    if (ev.scatters.length >= 3) this.reels.highlight(ev.scatters, "scatter", cells.length > 0);
+    if (ev.credits) this.caption.replaceChildren(winCaption([this.ctx.credits(ev.credits), this.wayText(ev)]));
+  }
+
+  wayText(ev) {
+    const n = ev.ways.length;
+    const parts = [];
+    if (n) parts.push(plural(n, "way win"));
+    if (ev.scatters.length >= 3) parts.push(`${ev.scatters.length} eggs`);
+    if (ev.multiplier > 1) parts.push(`×${ev.multiplier}`);
+    return parts.join(" · ");
+  }
+
+  async presentWins(ev) {
+    const s = this.ctx.sound;
+    if (ev.scatters.length >= 3) {
+      this.reels.highlight(ev.scatters, "scatter", true);
+      s?.play("feature");
+      await wait(700);
+      this.reels.clearHighlights();
+    }
+    if (!ev.credits) {
+      if (ev.reels === "spin_to_win") {
+        this.caption.replaceChildren(winCaption(["No win", `multiplier grows to ×${ev.multiplier + 1}`]));
+        await wait(450);
+      }
+      return;
+    }
+    s?.play("win");
+    const all = ev.ways.flatMap((w) => w.positions);
+    this.reels.highlight(all, "win");
+    if (ev.scatters.length >= 3) this.reels.highlight(ev.scatters, "scatter", true);
+    const counting = this.ctx.addWin(ev.credits);
+    // Show each way win in turn (the four biggest), then all of them.
+    const ways = [...ev.ways].sort((a, b) => b.credits - a.credits).slice(0, 4);
+    if (ways.length > 1) {
+      for (const w of ways) {
+        this.reels.clearHighlights();
+        this.reels.highlight(w.positions, "win");
+        this.caption.replaceChildren(this.wayCaption(w, ev.multiplier));
+        await wait(650);
+      }
+      this.reels.clearHighlights();
+      this.reels.highlight(all, "win");
+    } else if (ways.length === 1) {
+      this.caption.replaceChildren(this.wayCaption(ways[0], ev.multiplier));
+      await wait(650);
+    }
+    await counting;
+    this.caption.replaceChildren(winCaption([this.ctx.credits(ev.credits), this.wayText(ev)]));
+    await wait(300);
+  }
+
+  wayCaption(w, multiplier) {
+    const name = this.game.symbols[w.symbol] || w.symbol;
+    return winCaption([
+      this.ctx.credits(w.credits * multiplier),
+      `${w.length} × ${name}`,
+      plural(w.ways, "way"),
+      multiplier > 1 ? `×${multiplier}` : null,
+    ]);
+  }
+
+  // -- the Golden Wheel ------------------------------------------------------------------
+
+  buildWheel() {
+    const segs = this.game.wheel;
+    const total = segs.reduce((a, s) => a + s.weight, 0);
+    let acc = 0;
+    const pt = (deg, r) => {
+      const a = (deg * Math.PI) / 180;
+      return [50 + r * Math.sin(a), 50 - r * Math.cos(a)];
+    };
+    const parts = [];
+    this.wheelMid = {};
+    for (const s of segs) {
+      const a0 = (acc / total) * 360;
+      const a1 = ((acc + s.weight) / total) * 360;
+      acc += s.weight;
+      const [x0, y0] = pt(a0, 47);
+      const [x1, y1] = pt(a1, 47);
+      const look = WHEEL_LOOK[s.label] || { text: awardName(s.label), color: "#777" };
+      const mid = (a0 + a1) / 2;
+      this.wheelMid[s.label] = { mid, half: (a1 - a0) / 2 };
+      parts.push(`<path d="M50 50 L${x0.toFixed(3)} ${y0.toFixed(3)} A47 47 0 ${a1 - a0 > 180 ? 1 : 0} 1 ${x1.toFixed(3)} ${y1.toFixed(3)}Z" fill="${look.color}" stroke="#fff3b0" stroke-width=".8"/>`);
+      const size = look.text.length > 4 ? 3.7 : 9;
+      parts.push(`<text transform="rotate(${(mid - 90).toFixed(2)} 50 50)" x="${look.text.length > 4 ? 78.5 : 76}" y="${50 + size * 0.36}" text-anchor="middle" font-size="${size}" font-weight="800" fill="#fff" stroke="#2a1200" stroke-width=".5" paint-order="stroke" font-family="system-ui, sans-serif">${look.text}</text>`);
+    }
+    const dots = [];
+    for (let i = 0; i < 24; i++) {
+      const [x, y] = pt(i * 15, 48.6);
+      dots.push(`<circle cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="1" fill="#fff8d0"/>`);
+    }
+    const disc = svg(`<svg class="wheel__disc" viewBox="0 0 100 100"><circle cx="50" cy="50" r="49.5" fill="#5a3000" stroke="url(#rog-gold)" stroke-width="1.5"/>${parts.join("")}${dots.join("")}<circle cx="50" cy="50" r="9" fill="url(#rog-gold)" stroke="#5a3000"/><text x="50" y="52.6" text-anchor="middle" font-size="6.5" font-weight="800" fill="#5a3000" font-family="system-ui, sans-serif">SPIN</text></svg>`);
+    const pointer = svg(`<svg class="wheel__pointer" viewBox="0 0 20 24"><path d="M2 2 H18 L10 22Z" fill="url(#rog-gold)" stroke="#5a3000" stroke-width="1.5"/></svg>`);
+    this.wheelResult = h("div.wheel__result", { "data-testid": "wheel-result" });
+    this.wheel = h("div.wheel", { "data-testid": "wheel" },
+      h("div.wheel__title", "Golden Wheel"), h("div.wheel__body", disc, pointer), this.wheelResult);
+    this.wheelDisc = disc;
+  }
+
+  async spinWheel(label) {
+    if (!this.wheel) this.buildWheel();
+    this.wheelResult.textContent = "";
+    this.wheel.dataset.award = "";
+    this.fx.append(this.wheel);
+    this.ctx.sound?.play("tick");
+    const seg = this.wheelMid[label] || { mid: 0, half: 0 };
+    const jitter = (Math.random() - 0.5) * seg.half;
+    const turn = 360 * 5 - seg.mid - jitter;
+    const duration = 3000 * this.speedScale();
+    await wait(250);
+    if (duration >= 16) {
+      const anim = this.wheelDisc.animate(
+        [{ transform: "rotate(0deg)" }, { transform: `rotate(${turn}deg)` }],
+        { duration, easing: "cubic-bezier(.12,.6,.18,1)", fill: "forwards" });
+      await anim.finished.catch(() => {});
+    }
+    this.wheelDisc.style.transform = `rotate(${turn}deg)`;
+    this.wheel.dataset.award = label;
+    this.wheelResult.textContent = awardName(label);
+    this.ctx.sound?.play("feature");
+    await wait(1000);
+    this.wheel.remove();
+    this.wheelDisc.getAnimations().forEach((a) => a.cancel());
+  }
+
+  speedScale() {
+    return this.ctx.speed();
+  }
+
+  // -- decisions ---------------------------------------------------------------------------
+
+  decision(spec, round, choose) {
+    if (spec.name === "pick" && this.ice) return this.ice.enable(spec, choose);
+    return null;
+  }
+
+  decisionPrompt(round) {
+    if (round.state?.phase === "ice_diamonds") return "Ice Diamonds: pick a stone";
+    if (round.state?.free_spins_played === 0 && round.state?.free_spins_left) {
+      return `${round.state.free_spins_left} Dragon Spins won!`;
+    }
+    if (round.state?.free_spins_left) return `Dragon Spin ${round.state.free_spins_played + 1} of ${round.state.free_spins_played + round.state.free_spins_left}`;
+    return "";
+  }
+
+  actionLabel(spec, round) {
+    if (spec.name === "spin") {
+      return round.state?.free_spins_played ? "Next Dragon Spin" : "Start Dragon Spins";
+    }
+    return titleCase(spec.name);
+  }
+
+  /** Free spins after the first run on by themselves; the first waits for the player. */
+  autoContinue(spec, round) {
+    return spec.name === "spin" && round.state?.free_spins_played > 0;
+  }
+
+  // -- recall --------------------------------------------------------------------------------
+
+  describe(ev) {
+    const credits = (c) => this.ctx.credits(c);
+    switch (ev.type) {
+      case "spin": {
+        const where = { base: "Base game", free: "Dragon Spin", spin_to_win: `Spin To Win ×${ev.multiplier}` }[ev.reels]
+          || (ev.reels.startsWith("random_wilds") ? "Dragon Spin with Random Wilds" : titleCase(ev.reels));
+        const wins = ev.ways.map((w) => `${w.length} × ${this.game.symbols[w.symbol] || w.symbol} (${plural(w.ways, "way")})`);
+        if (ev.scatters.length >= 3) wins.push(`${ev.scatters.length} Dragon's Eggs`);
+        const mult = ev.multiplier > 1 && ev.reels !== "spin_to_win" ? ` ×${ev.multiplier}` : "";
+        return `${where}: ${wins.length ? wins.join(", ") + mult + " = " + credits(ev.credits) : "no win"}`;
+      }
+      case "free_spins_awarded":
+        return ev.retrigger ? `Retrigger: +${ev.count} Dragon Spins` : `${ev.count} Dragon Spins awarded (${ev.scatters} eggs)`;
+      case "wheel":
+        return `Golden Wheel (Dragon Spin ${ev.free_spin}): ${awardName(ev.award)}`;
+      case "random_wilds":
+        return `Random Wilds: set ${ev.set + 1}`;
+      case "ice_diamonds_start":
+        return `Ice Diamonds: ${ev.stones} stones`;
+      case "pick":
+        return `Picked stone ${ev.stone + 1}: ${ev.diamond ? "a diamond" : "empty"}`;
+      case "ice_diamonds_award":
+        return `Ice Diamonds: ${plural(ev.diamonds, "diamond")}, level ${ev.level} = ${credits(ev.credits)}`;
+      case "max_win":
+        return `Max win reached: ${credits(ev.credits)}`;
+      case "round_end":
+        return `Round over: ${this.ctx.format(ev.win)} won`;
+      default:
+        return titleCase(ev.type);
+    }
+  }
+
+  /** A still picture of a step (recall): the last reels it showed, wins marked. */
+  snapshot(events) {
+    const spins = events.filter((e) => e.type === "spin");
+    const wrap = h("div.snapshot.rog.rog--snapshot");
+    if (spins.length) {
+      const last = spins[spins.length - 1];
+      const reels = new Reels({ reels: 5, rows: 3, symbol: symbolArt, filler: () => "A" });
+      reels.setWindow(last.window);
+      const cells = last.ways.flatMap((w) => w.positions);
+      if (cells.length) reels.highlight(cells, "win");
+      if (last.scatters.length >= 3) reels.highlight(last.scatters, "scatter", cells.length > 0);
+      wrap.append(h("div.rog__frame.rog__frame--small", { dataset: { reels: last.reels.startsWith("random_wilds") ? "random_wilds" : last.reels } },
+        h("div.rog__frame-inner", reels.el)));
+    }
+    const picks = events.filter((e) => e.type === "pick");
+    if (picks.length) {
+      wrap.append(h("div.snapshot__picks", picks.map((p) =>
+        h("span.snapshot__pick", { html: p.diamond ? ICONS.diamond : ICONS.crack, title: `stone ${p.stone + 1}` }))));
+    }
+    const wheel = events.find((e) => e.type === "wheel");
+    if (wheel) {
+      const look = WHEEL_LOOK[wheel.award] || {};
+      wrap.prepend(h("div.pill.pill--award", { style: { "--pill": look.color || "#888" } }, `Golden Wheel: ${awardName(wheel.award)}`));
+    }
+    return wrap;
+  }
+
+  // -- paytable and rules ------------------------------------------------------------------
+
+  paytable(level) {
+    const g = this.game;
+    const money = (credits) => this.ctx.format(credits * level.coin);
+    const paying = Object.keys(g.ways_pays).sort((a, b) => g.ways_pays[b][5] - g.ways_pays[a][5]);
+    const cards = paying.map((code) => h("div.paycard", { "data-symbol": code },
+      h("div.paycard__art", symbolArt(code)),
+      h("div.paycard__name", g.symbols[code]),
+      h("ol.paycard__pays", ["5", "4", "3"].filter((n) => g.ways_pays[code][n]).map((n) =>
+        h("li", h("span.paycard__n", n), h("span.paycard__v", money(g.ways_pays[code][n])))))));
+    const scatterRows = Object.keys(g.scatter_pays).sort().map((n) =>
+      h("tr", h("td", `${n} eggs`), h("td", `${g.scatter_pays[n]}× bet = ${this.ctx.format(g.scatter_pays[n] * level.stake)}`),
+        h("td", `${g.free_spins[n]} Dragon Spins`)));
+    const total = g.wheel.reduce((a, s) => a + s.weight, 0);
+    const wheelRows = g.wheel.map((s) => h("tr",
+      h("td", h("span.swatch", { style: { background: (WHEEL_LOOK[s.label] || {}).color } }), awardName(s.label)),
+      h("td", formatPercent(s.weight / total, 2))));
+    const ice = g.ice_diamonds;
+    const iceRows = ice.levels.map((lv, i) => {
+      const next = ice.levels[i + 1];
+      const range = next ? (next.min_diamonds - 1 > lv.min_diamonds ? `${lv.min_diamonds}–${next.min_diamonds - 1}` : `${lv.min_diamonds}`) : `${lv.min_diamonds}`;
+      return h("tr", h("td", `Level ${i + 1}`), h("td", `${range} diamonds`),
+        h("td", `${lv.award}× bet = ${this.ctx.format(lv.award * level.stake)}`));
+    });
+    return h("div.paytable", { "data-testid": "paytable" },
+      h("p.paytable__intro", `Pays per way at your bet of ${this.ctx.format(level.stake)}. 243 ways: a symbol pays on adjacent reels from the leftmost, in any row; only its longest combination pays, times the number of ways.`),
+      h("div.paycards", cards),
+      h("div.paytable__specials",
+        h("div.special", h("div.special__art", symbolArt(WILD)),
+          h("div", h("h3", g.symbols[WILD]), h("p", "Wild. Lands on reels 2, 3 and 4 and substitutes for every symbol except the Dragon's Egg."))),
+        h("div.special", h("div.special__art", symbolArt(SCATTER)),
+          h("div", h("h3", g.symbols[SCATTER]), h("p", "Scatter. Pays anywhere in view, times the total bet, and starts Dragon Spins."),
+            h("table.table", h("tbody", scatterRows))))),
+      h("h3", "Golden Wheel"),
+      h("p", "Every Dragon Spin spins the Golden Wheel first; its award applies to that spin."),
+      h("table.table", h("tbody", wheelRows)),
+      h("h3", "Ice Diamonds"),
+      h("p", `${ice.stones} stones hide ${ice.diamonds} diamonds. Pick until you find all ${ice.diamonds} or ${ice.empties_to_end} empty stones.`),
+      h("table.table", h("tbody", iceRows)));
+  }
+
+  rules() {
+    const g = this.game;
+    const levels = g.bet_levels;
+    const min = levels[0].stake;
+    const max = levels[levels.length - 1].stake;
+    const fs = Object.entries(g.free_spins).map(([n, c]) => `${n} → ${c}`).join(", ");
+    const ice = g.ice_diamonds;
+    return h("div.rules", { "data-testid": "rules" },
+      h("p.rules__rtp", "Theoretical return to player (RTP): ", h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2))),
+      h("ul",
+        h("li", `5 reels, 3 rows, 243 ways. Bets from ${this.ctx.format(min)} to ${this.ctx.format(max)} (${levels[0].credits} credits × coin value).`),
+        h("li", "Ways pay left to right from reel 1 on adjacent reels; each symbol pays its longest combination times the number of ways. All wins are added."),
+        h("li", `${g.symbols[WILD]} is wild on reels 2–4 and substitutes for every symbol except the ${g.symbols[SCATTER].replace(/ \(.*\)/, "")}.`),
+        h("li", `3, 4 or 5 Dragon's Eggs anywhere pay the total bet times the scatter pay and award Dragon Spins (${fs}). Eggs during Dragon Spins award the same number again.`),
+        h("li", "Dragon Spins are played at the bet that triggered them. Before each one the Golden Wheel awards one feature:"),
+        h("ul",
+          h("li", "3×, 5× or 6×: the spin's way wins are multiplied (egg pays are not)."),
+          h("li", "Spin To Win: games on special reels until one wins; the multiplier starts at 1× and grows by 1 with every losing game; the winning game pays its way win times the multiplier. Then the Dragon Spin's own reels are played."),
+          h("li", "Random Wilds: one of three sets of extra wilds is placed on reels 2–4 for the spin; at least one new wild always shows."),
+          h("li", `Ice Diamonds: ${ice.stones} stones hide ${ice.diamonds} diamonds. You pick stones until you find all ${ice.diamonds} diamonds or ${ice.empties_to_end} empty stones; the diamonds found set the award (see the paytable). Then the spin's reels are played.`)),
+        h("li", `The most a round can win is ${g.max_win.toLocaleString("en-GB")}× the bet; when it is reached the round ends and any features left are forfeited.`),
+        h("li", "The Ice Diamonds pick is the only decision. A round left unfinished is completed later with the default play (lowest-numbered stones first)."),
+        h("li", "Wins are paid when the round ends. A malfunction voids all pays and plays."),
+        h("li", "Autoplay (where allowed) plays free spins on and stops at an Ice Diamonds pick.")),
+      h("p.rules__meta", `Game ${g.name} version ${g.version}, RTP variant ${g.variant}.`));
+  }
+}
+
+// -- Ice Diamonds ---------------------------------------------------------------------------
+
+class IceBoard {
+  constructor(renderer, stones) {
+    this.r = renderer;
+    this.ctx = renderer.ctx;
+    const ice = renderer.game.ice_diamonds;
+    this.ice = ice;
+    this.diamonds = 0;
+    this.empties = 0;
+    this.picked = new Set();
+    this.choose = null;
+    this.stones = Array.from({ length: stones }, (_, i) =>
+      h("button.stone", {
+        type: "button", disabled: true, "data-stone": String(i), "aria-label": `Stone ${i + 1}`,
+        onclick: () => this.pick(i), html: ICONS.stone,
+      }));
+    this.counter = h("div.ice__counter", { "data-testid": "ice-counter" });
+    const level = this.ctx.stake();
+    this.ladder = h("ol.ice__ladder", ice.levels.map((lv, i) => h("li", { dataset: { level: String(i + 1) } },
+      h("span.ice__lvl", `${lv.min_diamonds}+`), h("span.ice__gem", { html: ICONS.diamond }),
+      h("span.ice__award", this.ctx.format(lv.award * level)))).reverse());
+    this.el = h("div.ice", { "data-testid": "ice-diamonds" },
+      h("div.ice__title", "Ice Diamonds"),
+      h("div.ice__main", h("div.ice__grid", this.stones), h("div.ice__side", this.counter, this.ladder)));
+    this.updateCounter();
+  }
+
+  async intro() {
+    await banner(this.el, { title: "Ice Diamonds", sub: `Find ${this.ice.diamonds} diamonds — ${this.ice.empties_to_end} empty stones end it`, kind: "ice", ms: 1300 });
+  }
+
+  updateCounter() {
+    this.counter.replaceChildren(
+      h("span", { html: ICONS.diamond }), h("strong", { "data-testid": "ice-diamonds-found" }, String(this.diamonds)),
+      h("span.ice__sep", "·"),
+      h("span", { html: ICONS.crack }), h("strong", `${this.empties} / ${this.ice.empties_to_end}`));
+    const level = levelFor(this.ice, this.diamonds);
+    this.ladder.querySelectorAll("li").forEach((li) => li.classList.toggle("is-current", Number(li.dataset.level) === level + 1));
+  }
+
+  reveal(stone, diamond, instant) {
+    this.picked.add(stone);
+    const b = this.stones[stone];
+    b.disabled = true;
+    b.classList.add(diamond ? "stone--diamond" : "stone--empty", "stone--picked");
+    b.dataset.found = diamond ? "diamond" : "empty";
+    b.innerHTML = diamond ? ICONS.diamond : ICONS.crack;
+    if (diamond) this.diamonds++;
+    else this.empties++;
+    if (!instant) this.ctx.sound?.play(diamond ? "diamond" : "crack");
+    this.updateCounter();
+  }
+
+  /** The pick decision: stones become buttons; arrows + Enter/Space on the keyboard. */
+  enable(spec, choose) {
+    this.choose = choose;
+    const allowed = new Set(spec.choices);
+    this.stones.forEach((b, i) => {
+      b.disabled = !allowed.has(i);
+      b.classList.toggle("stone--live", allowed.has(i));
+    });
+    this.el.classList.add("ice--live");
+    return {
+      prompt: "Click a stone, or use the arrow keys and Enter.",
+      defaultLabel: "Pick for me",
+      onKey: (e) => this.onKey(e),
+      destroy: () => this.disable(),
+    };
+  }
+
+  disable() {
+    this.choose = null;
+    this.el.classList.remove("ice--live");
+    this.stones.forEach((b) => {
+      b.disabled = true;
+      b.classList.remove("stone--live");
+    });
+  }
+
+  pick(i) {
+    if (!this.choose || this.picked.has(i)) return;
+    const choose = this.choose;
+    this.disable();
+    this.stones[i].classList.add("stone--chosen");
+    choose(i);
+  }
+
+  onKey(e) {
+    const live = this.stones.filter((b) => !b.disabled);
+    if (!live.length) return false;
+    const i = this.stones.indexOf(document.activeElement);
+    const arrows = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -5, ArrowDown: 5 };
+    if (e.key in arrows) {
+      if (i < 0 || this.stones[i].disabled) {
+        live[0].focus();
+        return true;
+      }
+      const step = arrows[e.key];
+      for (let j = i + step, n = 0; n < this.stones.length; j += step, n++) {
+        const k = ((j % this.stones.length) + this.stones.length) % this.stones.length;
+        if (!this.stones[k].disabled) {
+          this.stones[k].focus();
+          break;
+        }
+      }
+      return true;
+    }
+    if ((e.key === "Enter" || e.key === " ") && i >= 0 && !this.stones[i].disabled) {
+      this.pick(i);
+      return true;
+    }
+    return false;
+  }
+
+  async finish(ev, instant) {
+    this.disable();
+    ev.layout.forEach((isDiamond, i) => {
+      if (this.picked.has(i)) return;
+      const b = this.stones[i];
+      b.classList.add("stone--unpicked", isDiamond ? "stone--diamond" : "stone--empty");
+      b.innerHTML = isDiamond ? ICONS.diamond : ICONS.stone;
+    });
+    this.ladder.querySelectorAll("li").forEach((li) => li.classList.toggle("is-won", Number(li.dataset.level) === ev.level));
+    if (instant) {
+      this.close();
+      return;
+    }
+    const counting = this.ctx.addWin(ev.credits);
+    await banner(this.el, {
+      title: `Level ${ev.level}`, sub: `${plural(ev.diamonds, "diamond")}: ${this.ctx.credits(ev.credits)}`,
+      kind: "ice", ms: 1500, testid: "ice-award",
+    });
+    await counting;
+    this.close();
+  }
+
+  close() {
+    this.el.remove();
+  }
+}
+
+function levelFor(ice, diamonds) {
+  let level = 0;
+  ice.levels.forEach((lv, i) => {
+    if (diamonds >= lv.min_diamonds) level = i;
+  });
+  return level;
+}
+
+/** The lobby tile's art. */
+export function lobbyTile() {
+  ensureSprite();
+  return h("div.tile-art.tile-art--rog",
+    h("div.tile-art__syms", ["QN", "KG", "KN"].map((c) => h("span.tile-art__sym", symbolArt(c)))),
+    h("div.tile-art__egg", symbolArt(SCATTER)),
+    h("div.tile-art__title", h("span", "Reign of"), h("strong", "Gnomes")));
+}

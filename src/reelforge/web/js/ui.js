@@ -1,0 +1,201 @@
+// Small DOM helpers shared by every screen: element builder, modals, toasts, timing.
+
+/**
+ * h("button.btn.btn--gold", {onclick, type: "button"}, "Spin") -> HTMLButtonElement.
+ * Attributes starting with "on" are listeners; "dataset" / "style" objects are merged;
+ * children may be strings, nodes, arrays, null/false (skipped).
+ */
+export function h(tag, attrs = {}, ...children) {
+  const [name, ...classes] = tag.split(".");
+  const el = document.createElement(name || "div");
+  if (classes.length) el.className = classes.join(" ");
+  if (attrs && (typeof attrs !== "object" || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = {};
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style" && typeof v === "object") {
+      for (const [prop, value] of Object.entries(v)) {
+        if (prop.startsWith("--")) el.style.setProperty(prop, String(value));
+        else el.style[prop] = value;
+      }
+    }
+    else if (k === "class") el.className += (el.className ? " " : "") + v;
+    else if (k === "html") el.innerHTML = v;
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, v);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** An SVG fragment from markup (symbol art, the wheel). */
+export function svg(markup) {
+  const tpl = document.createElement("template");
+  tpl.innerHTML = markup.trim();
+  return tpl.content.firstElementChild;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+// -- timing -------------------------------------------------------------------------------
+
+let speedFactor = 1;
+
+/** Scale every animation (quick spin; tests). */
+export function setSpeed(f) {
+  speedFactor = f;
+  document.documentElement.style.setProperty("--speed", String(f));
+}
+
+export function speed() {
+  const forced = typeof window !== "undefined" ? window.__reelforgeSpeed : undefined;
+  return typeof forced === "number" ? forced : speedFactor;
+}
+
+/** Wait ms milliseconds, scaled by the animation speed. */
+export function wait(ms) {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms * speed())));
+}
+
+/** Wait real milliseconds (regulatory timing, not scaled). */
+export function waitReal(ms) {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/** Count a number up on an element: fmt(value) each frame; integers only. */
+export function countUp(el, from, to, ms, fmt) {
+  const duration = ms * speed();
+  if (duration < 16 || from === to) {
+    el.textContent = fmt(to);
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const step = (now) => {
+      const k = Math.min(1, (now - t0) / duration);
+      const eased = 1 - (1 - k) ** 3;
+      el.textContent = fmt(k >= 1 ? to : from + Math.floor((to - from) * eased));
+      if (k < 1) requestAnimationFrame(step);
+      else resolve();
+    };
+    requestAnimationFrame(step);
+  });
+}
+
+// -- modals -------------------------------------------------------------------------------
+
+const modalStack = [];
+
+export function topModal() {
+  return modalStack[modalStack.length - 1] || null;
+}
+
+/**
+ * Open a modal dialog.  opts: {title, body (node|string), buttons: [{label, value, primary,
+ * testid, key}], dismissable, className, testid}.  Resolves with the chosen button's value
+ * (or null when dismissed).  The returned promise has .close(value) and .el.
+ */
+export function modal(opts) {
+  const root = document.getElementById("modals");
+  let resolveFn;
+  const done = new Promise((r) => (resolveFn = r));
+  const previousFocus = document.activeElement;
+  const dialog = h(`div.modal${opts.className ? "." + opts.className : ""}`, {
+    role: "dialog",
+    "aria-modal": "true",
+    "aria-labelledby": "modal-title-" + (modalStack.length + 1),
+    "data-testid": opts.testid,
+  });
+  const close = (value = null) => {
+    const i = modalStack.indexOf(entry);
+    if (i < 0) return;
+    modalStack.splice(i, 1);
+    backdrop.remove();
+    if (previousFocus && previousFocus.focus && document.contains(previousFocus)) previousFocus.focus();
+    resolveFn(value);
+  };
+  const header = h("div.modal__head",
+    h("h2.modal__title", { id: "modal-title-" + (modalStack.length + 1) }, opts.title || ""),
+    opts.dismissable !== false
+      ? h("button.icon-btn.modal__close", { type: "button", "aria-label": "Close", onclick: () => close(null) }, "✕")
+      : null);
+  const body = h("div.modal__body", opts.body || "");
+  const buttons = (opts.buttons || []).map((b) =>
+    h(`button.btn${b.primary ? ".btn--gold" : ""}`, {
+      type: "button",
+      "data-testid": b.testid,
+      onclick: () => (b.onclick ? b.onclick(close) : close(b.value)),
+    }, b.label));
+  dialog.append(header, body);
+  if (buttons.length) dialog.append(h("div.modal__actions", buttons));
+  const backdrop = h("div.modal-backdrop", {
+    onclick: (e) => {
+      if (e.target === backdrop && opts.dismissable !== false) close(null);
+    },
+  }, dialog);
+  const entry = { close, el: dialog, dismissable: opts.dismissable !== false, keys: opts.keys };
+  modalStack.push(entry);
+  root.append(backdrop);
+  const focusTarget = dialog.querySelector("[autofocus]") || buttons.find((b, i) => opts.buttons[i].primary) || buttons[0];
+  (focusTarget || dialog).focus?.();
+  done.close = close;
+  done.el = dialog;
+  return done;
+}
+
+/** Escape closes the top modal if it may be dismissed; returns whether it did. */
+export function dismissTopModal() {
+  const top = topModal();
+  if (top && top.dismissable) {
+    top.close(null);
+    return true;
+  }
+  return false;
+}
+
+// -- toasts -------------------------------------------------------------------------------
+
+export function toast(text, kind = "info", ms = 3500) {
+  const root = document.getElementById("toasts");
+  const el = h(`div.toast.toast--${kind}`, { "data-testid": "toast" }, text);
+  root.append(el);
+  setTimeout(() => {
+    el.classList.add("toast--out");
+    setTimeout(() => el.remove(), 400);
+  }, ms);
+  return el;
+}
+
+export function formatTime(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+export function formatDuration(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+export function titleCase(name) {
+  return String(name).replace(/[_-]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+}
