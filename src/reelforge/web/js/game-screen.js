@@ -7,7 +7,7 @@ import { autoplayDialog, STOP_REASONS } from "./autoplay.js";
 import { DecisionPanel } from "./decision-panel.js";
 import { formatMoney } from "./money.js";
 import { loadRenderer } from "./renderers/index.js";
-import { countUp, h, modal, speed, toast, wait, waitReal } from "./ui.js";
+import { countUp, h, modal, speed, titleCase, toast, wait, waitReal } from "./ui.js";
 
 /** Test deployments only: a script of draws for the next request (see docs/web-client.md). */
 function takeScript() {
@@ -101,6 +101,9 @@ export class GameScreen {
       h("span.spin-btn__icon", { "aria-hidden": "true", html: '<svg viewBox="0 0 24 24"><path d="M12 4a8 8 0 0 1 7.4 5H17v2h6V5h-2v2.6A10 10 0 1 0 22 13h-2a8 8 0 1 1-8-9z"/></svg>' }),
       this.spinLabel, this.spinSub);
     this.autoBtn = h("button.pill-btn.auto-btn", { type: "button", "data-testid": "autoplay", title: "Autoplay (A)", onclick: () => this.openAutoplay() }, "Auto");
+    // Feature buys: modes named buy…, offered by the server only where the profile allows them.
+    this.buyModes = (g.modes || []).filter((m) => m.startsWith("buy"));
+    this.buyBtn = h("button.pill-btn.buy-btn", { type: "button", "data-testid": "buy", title: "Buy a feature", onclick: () => this.openBuy() }, "Buy");
     this.quickBtn = h("button.pill-btn.quick-btn", {
       type: "button", "data-testid": "quick-spin", title: "Quick spin (Q)", "aria-pressed": String(this.app.quick),
       onclick: () => this.toggleQuick(),
@@ -113,7 +116,7 @@ export class GameScreen {
     this.controls = h("div.controls",
       h("div.controls__info", info, rules, this.rtp),
       h("div.bet", h("span.bet__label", "Bet"), h("div.bet__row", this.betDown, this.betValue, this.betUp)),
-      h("div.controls__main", this.autoBtn, this.spinBtn, this.quickBtn),
+      h("div.controls__main", this.buyBtn, this.autoBtn, this.spinBtn, this.quickBtn),
       h("div.winmeter", this.winLabel, this.winValue));
     this.root = h("section.game", { "data-game": g.id, "data-testid": "game-screen", "aria-label": g.name }, this.stage, this.controls);
     view.replaceChildren(this.root);
@@ -137,6 +140,8 @@ export class GameScreen {
     const allowAuto = Number.isInteger(this.rules.autoplay_max_spins) && this.rules.autoplay_max_spins > 0;
     this.autoBtn.hidden = !allowAuto;
     this.autoBtn.disabled = locked;
+    this.buyBtn.hidden = !this.buyModes.length || this.rules.bonus_buy !== true;
+    this.buyBtn.disabled = locked;
     this.quickBtn.hidden = Boolean(this.rules.min_cycle_seconds); // no turbo where cycles are timed (GB)
     this.quickBtn.setAttribute("aria-pressed", String(this.app.quick));
     this.root.dataset.state = this.autoplay?.running ? "autoplay" : this.busy ? "busy" : "idle";
@@ -149,6 +154,7 @@ export class GameScreen {
       this.spinBtn.setAttribute("aria-label", `Stop autoplay, ${this.autoplay.spins_left} spins left`);
     } else {
       this.spinBtn.classList.remove("spin-btn--stop");
+      this.spinSub.dataset.testid = "spin-sub";
       this.spinLabel.textContent = "Spin";
       if (!this.countingDown) this.spinSub.textContent = "";
       this.spinBtn.setAttribute("aria-label", "Spin (Space)");
@@ -291,11 +297,12 @@ export class GameScreen {
 
   // -- playing -----------------------------------------------------------------------------
 
-  async spin() {
+  async spin(mode = "base") {
     if (this.busy || this.destroyed) return;
     await this.task(async () => {
       await this.waitCycle();
       const body = { game: this.game.id, stake: this.level.stake };
+      if (mode !== "base") body.mode = mode;
       const script = takeScript();
       if (script) body.script = script;
       const intent = new Intent("/rounds", body);
@@ -456,6 +463,7 @@ export class GameScreen {
 
   async autoplayLoop() {
     this.stopRequested = false;
+    delete this.root.dataset.autoplayStop;
     this.updateControls();
     try {
       while (this.autoplay?.running && !this.stopRequested && !this.destroyed) {
@@ -522,6 +530,17 @@ export class GameScreen {
       this.updateControls();
       this.showStopReason("cancelled");
     }
+  }
+
+  async openBuy() {
+    if (this.busy || this.buyBtn.hidden) return;
+    const mode = await modal({
+      title: "Buy a feature",
+      body: h("p", `Start a round straight in a feature, at your bet of ${this.format(this.level.stake)}.`),
+      testid: "dialog-buy",
+      buttons: [{ label: "Cancel", value: null }, ...this.buyModes.map((m) => ({ label: titleCase(m), value: m, primary: true }))],
+    });
+    if (mode) await this.spin(mode);
   }
 
   // -- information -------------------------------------------------------------------------
