@@ -269,3 +269,11 @@ def test_demo_sessions_only_in_demo_mode(db_url, tmp_path) -> None:
     api = Api(client_for(off))
     api.call("POST", "/demo/session", idem="d2", expect=404)
     off.engine.dispose()
+
+
+def test_a_test_seed_is_refused_outside_test_deployments(tmp_path) -> None:
+    from reelforge.server.config import Settings
+    from reelforge.server.service import GameServer
+
+    with pytest.raises(ValueError, match="test facility"):
+        GameServer(Settings(db=f"sqlite:///{tmp_path / 'x.db'}", data_dir=tmp_path, test_seed=1))

@@ -43,7 +43,9 @@ POUNDS = 100
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     chromium_or_skip()
     data = tmp_path_factory.mktemp("web")
-    proc = ServerProcess(f"sqlite:///{data / 'web.db'}", data, {"REELFORGE_DEMO_MODE": "1"})
+    # A seeded stream: the same outcomes on every run (no surprise pick mid-test).
+    env = {"REELFORGE_DEMO_MODE": "1", "REELFORGE_TEST_SEED": "20261130"}
+    proc = ServerProcess(f"sqlite:///{data / 'web.db'}", data, env)
     proc.start()
     try:
         yield proc

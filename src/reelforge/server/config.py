@@ -24,6 +24,9 @@ class Settings(BaseSettings):
     # Test-only: lets a request script the first draws of a round (browser tests force a
     # feature).  Production refuses such requests.
     allow_scripted_draws: bool = False
+    # Test-only, and only with scripted draws allowed: every draw comes from one seeded stream,
+    # so browser tests see the same outcomes on every run.
+    test_seed: int | None = None
     test_games: bool = False
     # Demo mode (local play, `./run.sh`): anyone may open a session for a fresh player with
     # play money.  Off unless asked for; an operator deployment never enables it.

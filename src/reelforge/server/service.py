@@ -35,6 +35,7 @@ from reelforge.rng import (
     ReplayError,
     ReplayRandom,
     ScriptedRandom,
+    SeededRandom,
     SystemRandom,
 )
 from reelforge.server import round_store as rs
@@ -123,6 +124,11 @@ class GameServer:
         # Tokens are derived from a secret all processes share; the operator key is one.
         self.token_secret = "session-token:" + self.operator_key
         self.rng_factory = rng_factory
+        if settings.test_seed is not None:
+            if not settings.allow_scripted_draws:
+                raise ValueError("test_seed is a test facility: it needs allow_scripted_draws")
+            stream = SeededRandom(settings.test_seed)
+            self.rng_factory = lambda: stream
         # SQLite has one writer at a time: queue this process's transactions on a lock rather
         # than on SQLite's busy-wait, whose back-off made tail latencies seconds long.
         self._serial: AbstractContextManager[Any] = (
