@@ -94,3 +94,20 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
         yield url
     finally:
         drop_pg_database(name)
+
+
+@pytest.fixture
+def server(db_url, tmp_path):
+    """An in-process game server on a fresh database (seeded draws, test games)."""
+    from server_support import make_server
+
+    srv = make_server(db_url, tmp_path)
+    yield srv
+    srv.engine.dispose()
+
+
+@pytest.fixture
+def api(server):
+    from server_support import Api, client_for
+
+    return Api(client_for(server))

@@ -10,18 +10,6 @@ from reelforge.server import schema as t
 from server_support import Api, client_for, make_server
 
 
-@pytest.fixture
-def server(db_url, tmp_path):
-    srv = make_server(db_url, tmp_path)
-    yield srv
-    srv.engine.dispose()
-
-
-@pytest.fixture
-def api(server) -> Api:
-    return Api(client_for(server))
-
-
 def test_a_round_debits_the_stake_credits_the_win_and_keeps_the_ledger(api, server, gnomes_data) -> None:
     token = api.new_player("p1", 10_000)
     total_win = 0

@@ -11,18 +11,6 @@ from reelforge.server.profiles import is_bonus_buy
 from server_support import Api, client_for, make_server
 
 
-@pytest.fixture
-def server(db_url, tmp_path):
-    srv = make_server(db_url, tmp_path)
-    yield srv
-    srv.engine.dispose()
-
-
-@pytest.fixture
-def api(server) -> Api:
-    return Api(client_for(server))
-
-
 def test_gb_forbids_autoplay_and_spaces_game_cycles_by_2_5_seconds(api, server) -> None:
     api.operator("PUT", "/profile", json={"profile": "gb"}, expect=200)
     token = api.new_player("gb1")

@@ -658,6 +658,13 @@ class GameServer:
             select(t.autoplays).where(t.autoplays.c.player_id == player_id, t.autoplays.c.status == "running")
         ).first()
 
+    def _require_autoplay(self, conn: Connection, player_id: int) -> tuple[Row, Autoplay]:
+        """The player's running autoplay, or 409."""
+        row = self._running_autoplay(conn, player_id)
+        if row is None:
+            raise conflict("no autoplay is running", "autoplay_not_running")
+        return row, Autoplay.model_validate_json(row.state)
+
     def _save_autoplay(self, conn: Connection, autoplay_id: int, ap: Autoplay) -> None:
         conn.execute(
             update(t.autoplays)
@@ -728,10 +735,7 @@ class GameServer:
 
         def work(conn: Connection) -> tuple[int, dict]:
             ctx = holder[0]
-            row = self._running_autoplay(conn, ctx.player.id)
-            if row is None:
-                raise conflict("no autoplay is running", "autoplay_not_running")
-            ap = Autoplay.model_validate_json(row.state)
+            row, ap = self._require_autoplay(conn, ctx.player.id)
             game = self.game(row.game)
             balance = ctx.balance
             pending = conn.execute(
@@ -790,10 +794,7 @@ class GameServer:
 
         def work(conn: Connection) -> tuple[int, dict]:
             ctx = holder[0]
-            row = self._running_autoplay(conn, ctx.player.id)
-            if row is None:
-                raise conflict("no autoplay is running", "autoplay_not_running")
-            ap = Autoplay.model_validate_json(row.state)
+            row, ap = self._require_autoplay(conn, ctx.player.id)
             ap.stop("cancelled")
             self._save_autoplay(conn, row.id, ap)
             return 200, {"autoplay": self._autoplay_view(row.id, row.game, ap)}
