@@ -18,7 +18,7 @@ import sys
 import time
 
 from reelforge.analysis.simulate import chunk_seeds, chunk_sizes
-from reelforge.analysis.stats import SimStats
+from reelforge.engine.stats import SimStats
 from reelforge.games.reign_of_gnomes import ReignOfGnomes
 from reelforge.games.reign_of_gnomes.kernel import simulate_chunk
 

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from reelforge.analysis.stats import Z99
+from reelforge.engine import kernel_rng as krng
 from reelforge.engine.game import play_default
+from reelforge.engine.stats import Z99
 from reelforge.games.reign_of_gnomes import ReignOfGnomes
 from reelforge.games.reign_of_gnomes import kernel as K
 from reelforge.games.reign_of_gnomes.data_model import GnomesData
@@ -126,12 +127,12 @@ def modified(d: GnomesData, *, always_trigger: bool = False, max_win: int | None
 @pytest.mark.parametrize("seed", [0, 1, 12345, 2**100 + 7])
 def test_words_are_numpys_pcg64dxsm(seed: int) -> None:
     bitgen = np.random.PCG64DXSM(np.random.SeedSequence(seed))
-    rs = K.rng_state(bitgen)
-    words = K.raw_words(rs, 50_000)
+    rs = krng.rng_state(bitgen)
+    words = krng.raw_words(rs, 50_000)
     assert np.array_equal(words, bitgen.random_raw(50_000))
     # The state written back continues the numpy stream where the kernel stopped.
     mine = np.random.PCG64DXSM(np.random.SeedSequence(seed))
-    K.store_rng_state(mine, rs)
+    krng.store_rng_state(mine, rs)
     assert np.array_equal(mine.random_raw(1000), bitgen.random_raw(1000))
 
 
@@ -145,19 +146,19 @@ def test_randbelow_is_seeded_randoms_rejection_scaling() -> None:
             np.array([2**63 + 1, 2**63 + 12345, 2**64 - 1, 3 * 2**62 + 5] * 50, dtype=np.uint64),
         ]
     )
-    rs = K.rng_state(np.random.PCG64DXSM(np.random.SeedSequence(8)))
-    got = K.randbelow_many(rs, ns)
+    rs = krng.rng_state(np.random.PCG64DXSM(np.random.SeedSequence(8)))
+    got = krng.randbelow_many(rs, ns)
     ref = SeededRandom(8)
     expected = [ref.randbelow(int(n)) for n in ns]
     assert [int(x) for x in got] == expected
-    assert int(rs[K._DRAWS]) == len(ns)
-    assert int(rs[K._WORDS]) > len(ns)  # some words were rejected, and redrawn as the rules do
-    assert K.rng_state(ref.bit_generator).tolist()[:4] == rs.tolist()[:4]
+    assert int(rs[krng.DRAWS]) == len(ns)
+    assert int(rs[krng.WORDS]) > len(ns)  # some words were rejected, and redrawn as the rules do
+    assert krng.rng_state(ref.bit_generator).tolist()[:4] == rs.tolist()[:4]
 
 
 def test_rng_state_needs_pcg64dxsm() -> None:
     with pytest.raises(TypeError, match="PCG64DXSM"):
-        K.rng_state(np.random.PCG64(1))  # type: ignore[arg-type]
+        krng.rng_state(np.random.PCG64(1))  # type: ignore[arg-type]
 
 
 # -- kernel == rules --------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from reelforge.analysis.simulate import chunk_seeds, chunk_sizes, simulate
-from reelforge.analysis.stats import SimStats
 from reelforge.engine.game import play_default
+from reelforge.engine.stats import SimStats
 from reelforge.games import get_game
 from reelforge.rng import SeededRandom
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from reelforge.analysis.stats import SimStats
 from reelforge.engine.game import Game
+from reelforge.engine.stats import SimStats
 
 DEFAULT_CHUNK_ROUNDS = 2**20
 

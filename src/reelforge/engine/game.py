@@ -6,8 +6,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from reelforge.analysis.stats import SimStats
 from reelforge.engine.round import Action, Round
+from reelforge.engine.stats import SimStats
 from reelforge.money import BetLevel
 from reelforge.rng import RandomSource
 
@@ -21,6 +21,11 @@ class Game(Protocol):
     default_variant: str
 
     def bet_levels(self) -> list[BetLevel]: ...
+
+    def cost(self, stake: int, mode: str = "base") -> int:
+        """Minor units debited to open a round at this bet level (``stake``) in this mode:
+        the stake itself for a plain spin, a multiple of it for a bought feature."""
+        ...
 
     def state_key(self, stake: int, mode: str = "base") -> str | None:
         """Which persistent player state a round at this stake reads and writes: e.g. one per

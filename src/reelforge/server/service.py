@@ -266,15 +266,31 @@ class GameServer:
         """The spend limit is reached once not even the smallest stake fits under it."""
         return net_loss + self._min_stake() > spend_limit
 
-    def _check_spend(self, ctx: PlayerContext, stake: int) -> None:
+    def _check_spend(self, ctx: PlayerContext, cost: int) -> None:
+        """Refuse a round whose debit (``cost``) could take the session past its spend limit."""
         s = ctx.session
         if s.spend_limit is None:
             return
         net_loss = s.staked - s.won
         if self._spent(net_loss, s.spend_limit):
             raise SessionClosed(s.id, "spend limit reached")
-        if net_loss + stake > s.spend_limit:
-            raise ApiError(403, "spend_limit", f"a stake of {stake} could pass the session's spend limit")
+        if net_loss + cost > s.spend_limit:
+            raise ApiError(403, "spend_limit", f"a stake of {cost} could pass the session's spend limit")
+
+    def _bet_stake(self, conn: Connection, round_id: int, rnd: Round) -> int:
+        """The bet level a stored round was opened at (what ``state_key`` takes): the round's
+        stake for a plain spin, the start action's stake when the round cost more (a buy)."""
+        if rnd.mode == "base":
+            return rnd.stake
+        action = conn.execute(
+            select(t.round_steps.c.action).where(
+                t.round_steps.c.round_id == round_id, t.round_steps.c.step == 1
+            )
+        ).scalar_one()
+        return int(json.loads(action)["stake"])
+
+    def _state_key(self, conn: Connection, game: Game, round_id: int, rnd: Round) -> str | None:
+        return game.state_key(self._bet_stake(conn, round_id, rnd), rnd.mode)
 
     def _open_round(
         self,
@@ -286,7 +302,11 @@ class GameServer:
         script: list[int] | None,
         autoplay_id: int | None,
     ) -> tuple[int, Round, int]:
-        """Checks, debit, first step, all in the caller's transaction."""
+        """Checks, debit, first step, all in the caller's transaction.
+
+        ``stake`` is the bet level, what :meth:`Game.start` takes; the debit is
+        ``game.cost(stake, mode)`` (a bought feature costs a multiple of the bet), and the
+        round's ``stake`` field must say the same, since refunds and history read it."""
         if mode not in game.modes:
             raise bad_request(f"{game.id} has no mode {mode!r}; offered: {game.modes}", "invalid_mode")
         if is_bonus_buy(mode) and not ctx.profile.bonus_buy:
@@ -296,9 +316,10 @@ class GameServer:
             raise conflict("autoplay is running for this game: stop it first", "autoplay_running")
         try:
             find_bet(game.bet_levels(variant), stake)
+            cost = game.cost(stake, mode)
         except InvalidBet as exc:
             raise bad_request(str(exc), "invalid_bet") from None
-        self._check_spend(ctx, stake)
+        self._check_spend(ctx, cost)
         ts = store.now()
         if ctx.profile.min_cycle_seconds and ctx.player.last_round_at is not None:
             wait = ctx.player.last_round_at + ctx.profile.min_cycle_seconds - ts
@@ -313,9 +334,9 @@ class GameServer:
             raise conflict(
                 f"round {pending_id} of {game.id} is still in play: finish it first", "round_pending"
             )
-        if ctx.balance < stake:
+        if ctx.balance < cost:
             raise ApiError(
-                402, "insufficient_funds", f"the balance {ctx.balance} does not cover the stake {stake}"
+                402, "insufficient_funds", f"the balance {ctx.balance} does not cover the stake {cost}"
             )
         state_key = game.state_key(stake, mode)
         player_state = store.load_player_state(conn, ctx.player.id, game.id, state_key)
@@ -324,10 +345,12 @@ class GameServer:
             rnd = game.start(stake, rec, variant=variant, mode=mode, player_state=player_state)
         except InvalidBet as exc:
             raise bad_request(str(exc), "invalid_bet") from None
+        if rnd.stake != cost:  # the round row, refunds and the audit read the round's stake
+            raise RuntimeError(f"{game.id} opened a {mode} round of stake {rnd.stake}, but it costs {cost}")
         # Everything about the round is known now: write it once, closed if it is over.
         balance_before = ctx.balance
         win = rnd.win if rnd.complete else 0
-        balance = balance_before - stake + win
+        balance = balance_before - cost + win
         actor = "autoplay" if autoplay_id else "player"
         round_id = rs.insert_round(
             conn, ctx.player, ctx.session.id, autoplay_id, rnd, balance_before, balance, actor
@@ -335,7 +358,7 @@ class GameServer:
         start_action = {"name": "start", "stake": stake, "mode": mode, "player_state": player_state}
         rs.insert_step(conn, round_id, rnd, start_action, actor, rec.draws, rnd.events)
         store.ledger_entry(
-            conn, ctx.player.id, -stake, balance_before - stake, "stake", f"round:{round_id}:stake", round_id
+            conn, ctx.player.id, -cost, balance_before - cost, "stake", f"round:{round_id}:stake", round_id
         )
         if win:
             store.ledger_entry(conn, ctx.player.id, win, balance, "win", f"round:{round_id}:win", round_id)
@@ -343,7 +366,7 @@ class GameServer:
         q(
             conn,
             "UPDATE sessions SET staked = staked + :stake, won = won + :win WHERE id = :id",
-            {"stake": stake, "win": win, "id": ctx.session.id},
+            {"stake": cost, "win": win, "id": ctx.session.id},
         )
         if rnd.player_state is not None and state_key is not None:
             store.save_player_state(conn, ctx.player.id, game.id, state_key, rnd.player_state)
@@ -480,7 +503,7 @@ class GameServer:
                 new,
                 ctx.balance,
                 "player",
-                game.state_key(new.stake, new.mode),
+                self._state_key(conn, game, row.id, new),
             )
             reply = {"round": self._view(row.id, new), "balance": balance}
             if new.complete and (closed := self._close_if_spent(conn, ctx)):
@@ -756,7 +779,7 @@ class GameServer:
                         "balance": balance,
                     }
                 try:
-                    self._check_spend(ctx, ap.stake)
+                    self._check_spend(ctx, game.cost(ap.stake, "base"))
                 except ApiError:
                     ap.stop("loss_limit")
                     self._save_autoplay(conn, row.id, ap)
@@ -767,7 +790,7 @@ class GameServer:
                     }
                 round_id, rnd, balance = self._open_round(conn, ctx, game, ap.stake, "base", None, row.id)
                 ap.round_started()
-            state_key = game.state_key(rnd.stake, rnd.mode)
+            state_key = self._state_key(conn, game, round_id, rnd)
             while not rnd.complete and ap.round_pending(rnd):
                 rnd, _ = self._step(
                     conn, game, round_id, rnd, rnd.default_action(), "autoplay", self.rng_factory()
@@ -1103,7 +1126,7 @@ class GameServer:
                 game = self.game(row.game)
                 rnd = Round.model_validate_json(row.state)
                 balance = player.balance
-                state_key = game.state_key(rnd.stake, rnd.mode)
+                state_key = self._state_key(conn, game, round_id, rnd)
                 while not rnd.complete:
                     rnd, _ = self._step(
                         conn, game, round_id, rnd, rnd.default_action(), "server", self.rng_factory()

@@ -5,12 +5,9 @@ and asks for exactly the same ``randbelow`` draws in the same order, so that fed
 PCG64DXSM state it deals the same rounds; ``tests/test_gnomes_kernel.py`` checks this
 round by round against the readable rules.
 
-Randomness: PCG64DXSM is re-implemented here (128-bit LCG with the cheap multiplier and
-the DXSM output function, numpy's ``pcg_cm_random_r``) so the word stream is identical to
-``np.random.PCG64DXSM.random_raw()`` while staying inlined in the hot loop; the state is
-read from and written back to the numpy bit generator.  Words are scaled to ``[0, n)``
-exactly as :func:`reelforge.rng.scale_unbiased`: words at or above ``2**64 - 2**64 % n``
-are redrawn, the rest taken modulo ``n``.
+Randomness: :mod:`reelforge.engine.kernel_rng`, numpy's PCG64DXSM word stream and the
+rejection scaling of :func:`reelforge.rng.scale_unbiased`, inlined in the hot loop; the
+state is read from and written back to the numpy bit generator.
 
 Evaluation: for every reel set, reel and stop the 3-row window is precomputed as a bitmask
 of the paying symbols it can extend (the symbol or the wild), the count of each, and the
@@ -23,120 +20,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-from reelforge.analysis.stats import SimStats
+from reelforge.engine.kernel_rng import DRAWS, WORDS, accept_max_py, below, rng_state, store_rng_state
 from reelforge.engine.reels import ReelSet
+from reelforge.engine.stats import SimStats
 
 from .data_model import GnomesData
 
-# -- PCG64DXSM ------------------------------------------------------------------------------
-
-_CHEAP = np.uint64(0xDA942042E4DD58B5)  # PCG_CHEAP_MULTIPLIER_128 in numpy's pcg64.h
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_S32 = np.uint64(32)
-_S48 = np.uint64(48)
-_ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
-_MASK64 = (1 << 64) - 1
-
-# rng state array layout: the 128-bit state and increment, then the counts the tests compare
-_HI, _LO, _INC_HI, _INC_LO, _DRAWS, _WORDS = range(6)
-
-
-@intrinsic
-def _umulhi(typingctx, a, b):  # type: ignore[no-untyped-def]
-    """High 64 bits of the 128-bit product of two uint64 (one ``mul`` on x86-64)."""
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        i128 = ir.IntType(128)
-        product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
-        return builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))
-
-    return sig, codegen
-
-
-@njit(inline="always")
-def _next_word(rs: np.ndarray) -> np.uint64:
-    """One raw word, as ``PCG64DXSM.random_raw()``: DXSM output of the pre-step state."""
-    hi = rs[_HI]
-    lo = rs[_LO]
-    out = hi ^ (hi >> _S32)
-    out = out * _CHEAP
-    out = out ^ (out >> _S48)
-    out = out * (lo | _ONE)
-    # state = state * CHEAP (128 x 64 bits) + inc, with the carry of the low half
-    new_hi = hi * _CHEAP + _umulhi(lo, _CHEAP)
-    new_lo = lo * _CHEAP
-    low_sum = new_lo + rs[_INC_LO]
-    carry = _ONE if low_sum < new_lo else _ZERO
-    rs[_HI] = new_hi + rs[_INC_HI] + carry
-    rs[_LO] = low_sum
-    rs[_WORDS] += _ONE
-    return out
-
-
-@njit(inline="always")
-def _below_u64(rs: np.ndarray, n: np.uint64, accept_max: np.uint64) -> np.uint64:
-    """``randbelow(n)``; ``accept_max = 2**64 - 1 - 2**64 % n`` is the largest word kept."""
-    while True:
-        word = _next_word(rs)
-        if word <= accept_max:
-            rs[_DRAWS] += _ONE
-            return word % n
-
-
-@njit(inline="always")
-def _below(rs: np.ndarray, n: np.uint64, accept_max: np.uint64) -> int:
-    """``randbelow(n)`` as an index (every range the game draws is far below 2**63)."""
-    return np.int64(_below_u64(rs, n, accept_max))
-
-
-@njit(inline="always")
-def _accept_max(n: np.uint64) -> np.uint64:
-    nu = np.uint64(n)
-    return _ALL_ONES - (_ZERO - nu) % nu
-
-
-def _accept_max_py(n: int) -> int:
-    return _MASK64 - ((1 << 64) % n)
-
-
-def rng_state(bit_generator: np.random.PCG64DXSM) -> np.ndarray:
-    """The kernel's state array for a numpy PCG64DXSM (which it leaves untouched)."""
-    if not isinstance(bit_generator, np.random.PCG64DXSM):
-        raise TypeError(f"the kernel runs on np.random.PCG64DXSM, got {type(bit_generator).__name__}")
-    st = bit_generator.state["state"]
-    state, inc = int(st["state"]), int(st["inc"])
-    return np.array([state >> 64, state & _MASK64, inc >> 64, inc & _MASK64, 0, 0], dtype=np.uint64)
-
-
-def store_rng_state(bit_generator: np.random.PCG64DXSM, rs: np.ndarray) -> None:
-    """Write the kernel's advanced state back, so the bit generator continues from it."""
-    full = bit_generator.state
-    full["state"]["state"] = (int(rs[_HI]) << 64) | int(rs[_LO])
-    bit_generator.state = full
-
-
-@njit(cache=True)
-def raw_words(rs: np.ndarray, count: int) -> np.ndarray:
-    """``count`` raw words from the kernel generator: checked against ``random_raw``."""
-    out = np.empty(count, dtype=np.uint64)
-    for i in range(count):
-        out[i] = _next_word(rs)
-    return out
-
-
-@njit(cache=True)
-def randbelow_many(rs: np.ndarray, ns: np.ndarray) -> np.ndarray:
-    """One ``randbelow(ns[i])`` per entry (``ns`` uint64): checked against ``SeededRandom``."""
-    out = np.empty(ns.shape[0], dtype=np.uint64)
-    for i in range(ns.shape[0]):
-        out[i] = _below_u64(rs, ns[i], _accept_max(ns[i]))
-    return out
 
 
 # -- tables -------------------------------------------------------------------------------------
@@ -193,7 +86,7 @@ def build_tables(d: GnomesData) -> Tables:
         for r, strip in enumerate(reel_set.strips):
             if strip.weights is not None:
                 raise ValueError("the kernel draws unweighted stops only")
-            strip_info[si, r] = (len(strip), _accept_max_py(len(strip)))
+            strip_info[si, r] = (len(strip), accept_max_py(len(strip)))
             for stop in range(len(strip)):
                 view = strip.view(stop, 3)
                 count[si, r, stop, scatter_col] = sum(s == d.scatter for s in view)
@@ -231,7 +124,7 @@ def build_tables(d: GnomesData) -> Tables:
     wheel_total = sum(d.wheel_weights)
     small = max(ice.stones, len(d.random_wild_sets))
     accept = np.array(
-        [_accept_max_py(wheel_total)] + [_accept_max_py(n) for n in range(1, small + 1)], dtype=np.uint64
+        [accept_max_py(wheel_total)] + [accept_max_py(n) for n in range(1, small + 1)], dtype=np.uint64
     )
     params = np.zeros(8, dtype=np.int64)
     params[P_CAP] = d.game.max_win * credits
@@ -371,8 +264,8 @@ def _run(
     stops = np.zeros(5, dtype=np.int64)
 
     for rnd in range(rounds):
-        draws0 = rs[_DRAWS]
-        words0 = rs[_WORDS]
+        draws0 = rs[DRAWS]
+        words0 = rs[WORDS]
         win = 0  # capped round total
         win_u = 0  # uncapped round total
         capped = False
@@ -392,7 +285,7 @@ def _run(
         while True:
             # ---- spin ``reels``: five stops, reel 1 first; then the ways, longest per symbol
             for r in range(5):
-                stops[r] = _below(rs, strip[reels, r, 0], strip[reels, r, 1])
+                stops[r] = below(rs, strip[reels, r, 0], strip[reels, r, 1])
             s0 = stops[0]
             s1 = stops[1]
             s2 = stops[2]
@@ -461,7 +354,7 @@ def _run(
                 break
             spins_left -= 1
             free_spins += 1
-            r_w = _below(rs, wheel_total, accept[0])
+            r_w = below(rs, wheel_total, accept[0])
             seg = 0
             while r_w >= wheel[seg, 0]:  # rng.weighted_index: a cumulative scan
                 r_w -= wheel[seg, 0]
@@ -477,12 +370,12 @@ def _run(
                 kind = _SPIN_STW
                 reels = _STW
             elif award == _RANDOM_WILDS:
-                reels = _RW0 + _below(rs, np.uint64(n_rw), accept[n_rw])
+                reels = _RW0 + below(rs, np.uint64(n_rw), accept[n_rw])
             else:  # Ice Diamonds: shuffle the layout, pick stones 0, 1, 2, ... (the default play)
                 for i in range(stones):
                     layout[i] = 1 if i < n_diamonds else 0
                 for i in range(stones - 1, 0, -1):  # rng.shuffle: Fisher-Yates from the top down
-                    j = _below(rs, np.uint64(i + 1), accept[i + 1])
+                    j = below(rs, np.uint64(i + 1), accept[i + 1])
                     tmp = layout[i]
                     layout[i] = layout[j]
                     layout[j] = tmp
@@ -514,8 +407,8 @@ def _run(
             rows[rnd, R_FREE_SPINS] = free_spins
             rows[rnd, R_DIAMONDS] = diamonds
             rows[rnd, R_STW_GAMES] = stw_games
-            rows[rnd, R_DRAWS] = np.int64(rs[_DRAWS] - draws0)
-            rows[rnd, R_WORDS] = np.int64(rs[_WORDS] - words0)
+            rows[rnd, R_DRAWS] = np.int64(rs[DRAWS] - draws0)
+            rows[rnd, R_WORDS] = np.int64(rs[WORDS] - words0)
             rows[rnd, R_TRIGGERS] = triggers
             rows[rnd, R_RETRIGGERS] = retriggers
             rows[rnd, R_MAX_WIN] = max_win

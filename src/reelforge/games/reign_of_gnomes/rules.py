@@ -15,10 +15,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from reelforge.analysis.stats import SimStats
 from reelforge.engine.evaluate import evaluate_ways, scatter_positions
 from reelforge.engine.reels import ReelSet
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
+from reelforge.engine.stats import SimStats
 from reelforge.engine.variants import Variants
 from reelforge.money import BetLevel, bet_levels, find_bet
 from reelforge.rng import RandomSource, shuffle, weighted_index
@@ -63,6 +63,11 @@ class ReignOfGnomes(Variants[GnomesData]):
     def bet_levels(self, variant: str | None = None) -> list[BetLevel]:
         d = self.data(variant)
         return bet_levels(list(d.game.coins), d.game.base_credits)
+
+    def cost(self, stake: int, mode: str = "base") -> int:
+        """The stake itself: the game sells no feature."""
+        self.check_mode(mode)
+        return find_bet(self.bet_levels(), stake).stake
 
     def state_key(self, stake: int, mode: str = "base") -> str | None:
         return None  # no persistent player state
