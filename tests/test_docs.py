@@ -30,3 +30,56 @@ def test_doc_page_matches_the_data_and_the_exact_rtp(gnomes: ReignOfGnomes) -> N
             assert f"reel {i + 1} ({len(strip)}): {' '.join(strip)}" in text, f"{name} reel {i + 1}"
     for label, value in exact["components"].items():
         assert f"{value * 100:.4f}%" in text, label
+
+
+GAMBINI_DOC = DOC.parent / "ghost-of-gambini.md"
+
+
+def test_gambini_doc_page_matches_the_data_and_the_exact_figures() -> None:
+    from reelforge.games import get_game
+
+    game = get_game("ghost-of-gambini")
+    text = GAMBINI_DOC.read_text()
+    d = game.data()
+    base = game.exact()
+    assert f"**{base['rtp'] * 100:.4f}%**" in text
+    assert base["rtp_fraction"].replace("/", " / ") in text
+    for mode in ("buy-lock-spin", "buy-super-lock-spin"):
+        assert f"**{game.exact(mode=mode)['rtp'] * 100:.4f}%**" in text, mode
+    assert f"{base['hit_frequency'] * 100:.4f}%" in text
+    for symbol, pays in d.pays.items():
+        assert f"| {d.symbols[symbol]} | {symbol} | {pays[3]} | {pays[4]} | {pays[5]} |" in text, symbol
+    for code, credits in d.coin_values.items():
+        assert f"| coin | {code} | {credits} |" in text, code
+    for code, times in d.jackpots.items():
+        assert f"| {code} | {times * d.game.base_credits} | {times} |" in text, code
+    for p, strip in enumerate(d.strips):
+        assert f"position {p + 1} (reel {p // 3 + 1} row {p % 3 + 1}, {len(strip)}): {' '.join(strip)}" in text
+    for i, line in enumerate(d.lines):
+        assert f"{i + 1} | {' '.join(str(r + 1) for r in line)}" in text, f"line {i + 1}"
+    weights = [
+        f"none {d.magic_shot.none}, Gambini {d.magic_shot.gambini}, ghost {d.magic_shot.ghost}",
+        f"fires {d.magic_rewind.center.fire}, skips {d.magic_rewind.center.skip}",
+        f"fires {d.magic_rewind.jackpot.fire}, skips {d.magic_rewind.jackpot.skip}",
+    ]
+    for table in (
+        d.ghost_coins.count,
+        d.ghost_coins.prizes,
+        d.piggies.gambini_toss,
+        d.lock_spin.start_ghosts,
+        d.lock_spin.ghosts_per_spin,
+        d.lock_spin.frames.bronze,
+        d.lock_spin.frames.silver,
+        d.lock_spin.frames.gold,
+        d.super_lock_spin.ghosts_per_spin,
+        d.super_lock_spin.frames.gold,
+    ):
+        weights.append(", ".join(f"{k}: {v}" for k, v in table.items()))
+    weights += [f"size {i}: grow {s.grow}, stay {s.stay}" for i, s in enumerate(d.piggies.sizes)]
+    for w in weights:
+        assert w in text, w
+    for label, value in base["components"].items():
+        assert f"| {label} | {value * 100:.4f}% |" in text, label
+    for row in base["by_state"]:
+        left, right = row["piggies"]
+        assert f"| {left}, {right} | {row['share']:.4f} | {row['next_spin_rtp'] * 100:.2f}% |" in text

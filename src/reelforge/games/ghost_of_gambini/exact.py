@@ -39,7 +39,7 @@ from .exact_panel import (
     line_prizes,
     outer_prize_credits,
 )
-from .exact_piggies import PiggyChain, bias, piggy_chain
+from .exact_piggies import PiggyChain, bias, piggy_chain, stopping_values
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,7 @@ def exact_report(game_id: str, d: GambiniData, mode: str) -> dict[str, Any]:
         )
         reward = {s: r.spin_credits + chain.feature_credits[s] for s in chain.states}
         h = bias(chain, reward, r.rtp * bet)
+        gain = stopping_values(chain, {s: float(reward[s] / bet) - 1 for s in chain.states})
         out.update(
             {
                 "rtp": float(r.rtp),
@@ -108,6 +109,7 @@ def exact_report(game_id: str, d: GambiniData, mode: str) -> dict[str, Any]:
                         "share": float(chain.stationary[s]),
                         "next_spin_rtp": float(reward[s] / bet),
                         "bias_stakes": float(h[s] / bet),
+                        "stop_gain_stakes": gain[s],
                         "feature_chance": float(sum(chain.trigger[s].values(), F(0))),
                     }
                     for s in chain.states

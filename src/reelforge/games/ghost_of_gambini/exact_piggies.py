@@ -130,3 +130,20 @@ def bias(
     rhs[-1] = F(0)
     h = _solve(m, rhs)
     return dict(zip(states, h, strict=True))
+
+
+def stopping_values(
+    chain: PiggyChain, net: dict[tuple[int, int], float], tol: float = 1e-12
+) -> dict[tuple[int, int], float]:
+    """The most a player can expect to gain (in stakes) from each state by choosing when to
+    stop: ``V = max(0, net + P V)`` where ``net`` is the next spin's expected return minus
+    the stake.  Value iteration from 0 rises monotonically to the optimum; it stops when a
+    sweep changes no value by more than ``tol`` (floats: a numerical figure, not a fraction).
+    """
+    rows = {s: [(s2, float(q)) for s2, q in chain.transition[s].items()] for s in chain.states}
+    v = dict.fromkeys(chain.states, 0.0)
+    while True:
+        new = {s: max(0.0, net[s] + sum(q * v[s2] for s2, q in rows[s])) for s in chain.states}
+        if max(abs(new[s] - v[s]) for s in chain.states) < tol:
+            return new
+        v = new
