@@ -81,6 +81,8 @@ export class GameScreen {
       addWin: (credits) => this.addWin(credits),
       speed: () => speed(),
       sound: this.app.sound,
+      // The player's stored state for this game, per state key (e.g. piggy banks per bet level).
+      playerState: () => this.api.get(`/state?game=${encodeURIComponent(this.game.id)}`),
     };
     this.renderer = mod.createRenderer(ctx);
     this.build(view);
@@ -173,6 +175,7 @@ export class GameScreen {
     localStorage.setItem(`reelforge.bet.${this.game.id}`, String(this.level.stake));
     this.app.sound.play("click");
     this.updateControls();
+    this.renderer.betChanged?.(this.level);
   }
 
   chooseBet() {
@@ -417,7 +420,9 @@ export class GameScreen {
     }
     const round = pending.rounds[pending.rounds.length - 1];
     if (round) {
-      const i = this.game.bet_levels.findIndex((l) => l.stake === round.stake);
+      // A bought feature's stake is its price; such games keep the bet level in state.bet.
+      const bet = round.state?.bet ?? round.stake;
+      const i = this.game.bet_levels.findIndex((l) => l.stake === bet);
       if (i >= 0) this.levelIndex = i;
       this.round = round;
       await this.renderer.restore(round);
@@ -532,15 +537,51 @@ export class GameScreen {
     }
   }
 
+  /**
+   * The features on sale at the chosen bet: the renderer's own list (`buyOptions(level)`:
+   * [{mode, title, text, price}]) or, without one, each buy… mode priced from the game
+   * info's `buy` multiples (`buy-lock-spin` -> `buy.lock_spin` × the bet) where it has them.
+   */
+  buyOptions() {
+    const own = this.renderer.buyOptions?.(this.level);
+    if (own) return own.filter((o) => this.buyModes.includes(o.mode));
+    return this.buyModes.map((m) => {
+      const times = this.game.buy?.[m.replace(/^buy-?/, "").replace(/-/g, "_")];
+      return { mode: m, title: titleCase(m.replace(/^buy-?/, "")) || "Feature", text: "", price: Number.isInteger(times) ? times * this.level.stake : null };
+    });
+  }
+
   async openBuy() {
     if (this.busy || this.buyBtn.hidden) return;
-    const mode = await modal({
-      title: "Buy a feature",
-      body: h("p", `Start a round straight in a feature, at your bet of ${this.format(this.level.stake)}.`),
-      testid: "dialog-buy",
-      buttons: [{ label: "Cancel", value: null }, ...this.buyModes.map((m) => ({ label: titleCase(m), value: m, primary: true }))],
+    const options = this.buyOptions();
+    const balance = this.app.balance;
+    let dlg = null;
+    const cards = options.map((o) => {
+      const short = o.price !== null && balance !== null && balance < o.price;
+      return h("div.buy-option", { "data-mode": o.mode },
+        h("div.buy-option__text", h("h3.buy-option__title", o.title), o.text ? h("p.buy-option__desc", o.text) : null,
+          short ? h("p.buy-option__short", "Your balance does not cover this price.") : null),
+        h("button.btn.btn--gold.buy-option__btn", {
+          type: "button", "data-testid": "buy-option", "data-mode": o.mode, disabled: short,
+          onclick: () => dlg.close(o),
+        }, o.price === null ? "Buy" : `Buy for ${this.format(o.price)}`));
     });
-    if (mode) await this.spin(mode);
+    dlg = modal({
+      title: "Buy a feature",
+      body: h("div.buy-menu", h("p.buy-menu__bet", `Your bet: ${this.format(this.level.stake)}. A bought feature starts at once.`), cards),
+      testid: "dialog-buy",
+      buttons: [{ label: "Cancel", value: null }],
+    });
+    const chosen = await dlg;
+    if (!chosen) return;
+    const price = chosen.price === null ? "" : ` for ${this.format(chosen.price)}`;
+    const ok = await modal({
+      title: `Buy ${chosen.title}?`,
+      body: h("p", `${chosen.title}${price}, at your bet of ${this.format(this.level.stake)}. The price is taken from your balance now.`),
+      testid: "dialog-buy-confirm",
+      buttons: [{ label: "Cancel", value: false }, { label: `Buy${price}`, value: true, primary: true, testid: "buy-confirm" }],
+    });
+    if (ok) await this.spin(chosen.mode);
   }
 
   // -- information -------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 
 const REGISTRY = {
   "reign-of-gnomes": () => import("./reign-of-gnomes.js"),
+  "ghost-of-gambini": () => import("./ghost-of-gambini.js"),
 };
 
 export function hasRenderer(gameId) {
