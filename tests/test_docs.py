@@ -54,7 +54,8 @@ def test_gambini_doc_page_matches_the_data_and_the_exact_figures() -> None:
     for code, times in d.jackpots.items():
         assert f"| {code} | {times * d.game.base_credits} | {times} |" in text, code
     for p, strip in enumerate(d.strips):
-        assert f"position {p + 1} (reel {p // 3 + 1} row {p % 3 + 1}, {len(strip)}): {' '.join(strip)}" in text
+        where = f"position {p + 1} (reel {p // 3 + 1} row {p % 3 + 1}, {len(strip)})"
+        assert f"{where}: {' '.join(strip)}" in text
     for i, line in enumerate(d.lines):
         assert f"{i + 1} | {' '.join(str(r + 1) for r in line)}" in text, f"line {i + 1}"
     weights = [

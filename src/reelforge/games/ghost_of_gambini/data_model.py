@@ -256,6 +256,9 @@ class GambiniData(Strict):
                     raise ValueError("strips[7] (the center): only royals, Gambini and the ghost")
                 if not set(strip) & wild:
                     raise ValueError("strips[7] (the center): needs Gambini or the ghost for the rewind")
+                for name, code in (("gambini", self.wilds.gambini), ("ghost", self.wilds.ghost)):
+                    if getattr(self.magic_shot, name) and code not in strip:
+                        raise ValueError(f"strips[7] (the center): the magic shot lands {code}, so hold it")
             else:
                 if set(strip) & wild:
                     raise ValueError(f"strips[{p}]: Gambini and the ghost land only in the center")
