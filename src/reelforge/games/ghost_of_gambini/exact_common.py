@@ -3,30 +3,15 @@ data file."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
-from functools import wraps
-from typing import Any, TypeVar
+from typing import Any
 
-from .data_model import GambiniData
+from reelforge.engine.memo import by_identity
 
 F = Fraction
-T = TypeVar("T")
 
 
-def cache(fn: Callable[..., T]) -> Callable[..., T]:
-    """Memoise on the data file's identity (the data model holds dicts, so it does not
-    hash); the cache holds the data object, so its id is never reused while cached."""
-    memo: dict[tuple[Any, ...], tuple[GambiniData, T]] = {}
-
-    @wraps(fn)
-    def wrapper(d: GambiniData, *args: Any) -> T:
-        key = (id(d), *args)
-        if key not in memo:
-            memo[key] = (d, fn(d, *args))
-        return memo[key][1]
-
-    return wrapper
+cache = by_identity()  # the data model holds dicts, so it does not hash
 
 
 def dist(weights: dict[Any, int]) -> dict[Any, Fraction]:

@@ -48,6 +48,7 @@ import numpy as np
 from numba import njit
 
 from reelforge.engine.kernel_rng import DRAWS, WORDS, accept_max_py, below, rng_state, store_rng_state
+from reelforge.engine.memo import by_identity
 from reelforge.engine.stats import SimStats
 
 from .data_model import CENTER, JACKPOTS, N_POS, N_REELS, N_ROWS, OUTER, Feature, GambiniData
@@ -284,21 +285,9 @@ def build_tables(d: GambiniData) -> Tables:
     )
 
 
-# Keyed by id() with the data object kept alive beside its tables, so an id is never reused
-# while cached; not stored on the model itself, which a copy would carry over stale.
-_TABLE_CACHE: dict[int, tuple[GambiniData, Tables]] = {}
-_TABLE_CACHE_SIZE = 16
-
-
+@by_identity(maxsize=16)
 def tables(d: GambiniData) -> Tables:
-    hit = _TABLE_CACHE.get(id(d))
-    if hit is not None and hit[0] is d:
-        return hit[1]
-    built = build_tables(d)
-    if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
-        _TABLE_CACHE.pop(next(iter(_TABLE_CACHE)))
-    _TABLE_CACHE[id(d)] = (d, built)
-    return built
+    return build_tables(d)
 
 
 # -- the rounds -------------------------------------------------------------------------------------
