@@ -75,10 +75,17 @@ class Rig:
     the same database and checks the resumption.  Every call returns the reply that holds
     after any kill (received, retried or kept)."""
 
-    def __init__(self, proc: ServerProcess, rng: random.Random, quota: dict[str, int] | None = None):
+    def __init__(
+        self,
+        proc: ServerProcess,
+        rng: random.Random,
+        quota: dict[str, int] | None = None,
+        kill_p: dict[str, float] | None = None,
+    ):
         self.proc = proc
         self.rng = rng
         self.quota = quota or {}
+        self.kill_p = kill_p or KILL_P  # per moment: how likely a request is killed
         self.schedule: list[str] = []  # kill modes to come, shuffled in blocks of all four
         self.http = proc.client()
         self.keys = itertools.count(1)
@@ -190,7 +197,7 @@ class Rig:
     ) -> dict[str, Any]:
         key = f"{moment}-{next(self.keys)}"
         mode = None
-        if self.kills[moment] < self.quota.get(moment, 0) and self.rng.random() < KILL_P[moment]:
+        if self.kills[moment] < self.quota.get(moment, 0) and self.rng.random() < self.kill_p[moment]:
             mode = self.next_mode(moment)
         if mode in (None, "between"):
             t0 = time.perf_counter()

@@ -175,6 +175,38 @@ def games(as_json: JsonOpt = False) -> None:
 _SHOWN = {"game", "variant", "mode", "rtp", "components", "hit_frequency", "method"}
 
 
+def _cell(value: Any) -> str:
+    """A figure as a table shows it: floats to 6 significant digits, lists of numbers
+    comma-separated."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, list | tuple) and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in value
+    ):
+        return ", ".join(_cell(v) for v in value)
+    return str(value)
+
+
+def _is_rows(value: Any) -> bool:
+    """A list of records with the same keys (e.g. Ghost of Gambini's ``by_state``)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(r, dict) for r in value)
+        and all(r.keys() == value[0].keys() for r in value)
+    )
+
+
+def rows_table(name: str, rows: list[dict[str, Any]]) -> Table:
+    table = Table(title=name.replace("_", " "), title_justify="left")
+    columns = list(rows[0])
+    for col in columns:
+        table.add_column(col.replace("_", " "), justify="right")
+    for row in rows:
+        table.add_row(*(_cell(row[col]) for col in columns))
+    return table
+
+
 def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableType:
     table = Table(title=title or f"{result['game']}  variant {result['variant']}  mode {result['mode']}")
     table.add_column("component")
@@ -183,20 +215,27 @@ def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableT
         table.add_row(name, pct(value))
     table.add_section()
     table.add_row("[bold]total[/]", f"[bold]{pct(result['rtp'])}[/]")
-    table.add_row(
-        "hit frequency", f"{pct(result['hit_frequency'], 2)}  (1 in {1 / result['hit_frequency']:.2f})"
-    )
+    hits = float(result["hit_frequency"])
+    one_in = f"1 in {1 / hits:.2f}" if hits > 0 else "never"
+    table.add_row("hit frequency", f"{pct(hits, 2)}  ({one_in})")
     table.add_row("method", str(result.get("method", "")))
     notes = []
+    more: list[RenderableType] = []
     for key, value in result.items():
-        if key not in _SHOWN:
-            shown = f"{value:.6g}" if isinstance(value, float) else str(value)
-            if len(shown) > 30:  # e.g. the exact fraction: a caption line, not a folded cell
-                notes.append(f"{key.replace('_', ' ')}: {shown}")
-            else:
-                table.add_row(key.replace("_", " "), shown)
+        if key in _SHOWN:
+            continue
+        if _is_rows(value):  # e.g. the RTP by piggy-bank state: a table of its own
+            more.append(rows_table(key, value))
+            continue
+        shown = _cell(value)
+        if len(shown) > 30:  # e.g. the exact fraction: a line under the tables, not a folded cell
+            notes.append(f"{key.replace('_', ' ')}: {shown}")
+        else:
+            table.add_row(key.replace("_", " "), shown)
     # Printed under the table at full width: a caption would wrap to the table's.
-    return Group(table, Text("\n".join(notes), style="dim")) if notes else table
+    if not notes and not more:
+        return table
+    return Group(table, *more, *([Text("\n".join(notes), style="dim")] if notes else []))
 
 
 @app.command()

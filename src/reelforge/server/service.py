@@ -659,20 +659,22 @@ class GameServer:
         return self._exact_cache[key]
 
     def list_games(self, token: str | None) -> dict:
-        def work(conn: Connection, ctx: PlayerContext) -> dict:
-            out = []
-            for game in self.games.values():
-                variant = self.variant_for(conn, game)
-                info = dict(game.info())
-                info["variant"] = variant
-                info["bet_levels"] = [b.to_json() for b in game.bet_levels(variant)]
-                exact = self.exact_for(game, variant)
-                info["rtp"] = exact["rtp"]
-                info["modes"] = [m for m in game.modes if ctx.profile.bonus_buy or not is_bonus_buy(m)]
-                out.append(info)
-            return {"games": out, "profile": ctx.profile.name}
+        def work(conn: Connection, ctx: PlayerContext) -> tuple[Profile, dict[str, str]]:
+            return ctx.profile, {g.id: self.variant_for(conn, g) for g in self.games.values()}
 
-        return self.read(token, work)
+        profile, variants = self.read(token, work)
+        # The exact RTP is computed after the transaction: a game's first one takes seconds
+        # (Ghost of Gambini's), and on SQLite a transaction holds this process's lock.
+        out = []
+        for game in self.games.values():
+            variant = variants[game.id]
+            info = dict(game.info())
+            info["variant"] = variant
+            info["bet_levels"] = [b.to_json() for b in game.bet_levels(variant)]
+            info["rtp"] = self.exact_for(game, variant)["rtp"]
+            info["modes"] = [m for m in game.modes if profile.bonus_buy or not is_bonus_buy(m)]
+            out.append(info)
+        return {"games": out, "profile": profile.name}
 
     # -- autoplay --------------------------------------------------------------------------
 
