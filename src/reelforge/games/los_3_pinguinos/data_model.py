@@ -1,0 +1,200 @@
+"""The schema of a Los 3 Pinguinos data file (one per RTP variant), checked on load.
+
+Every prize is written at the smallest bet, ``game.unit`` cents (€0.20): at a bet of
+``b`` cents a cash prize pays ``cents * b / unit`` and a Bonus prize ``bonuses * b / unit``,
+so every bet has the same RTP (a Bonus counts ``bonus_value`` cents, €0.80).  A *weight
+table* ``{ outcome = weight }`` is drawn with one ``randbelow(total)`` in file order.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from reelforge.engine.datafile import load_model, parse_model
+
+N_REELS = 3
+STOPS = 16
+WILD_REELS = (0, 2)  # the wild lands on the left and right reels only
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _split(value: object) -> object:
+    if isinstance(value, list):
+        return [tuple(v.split()) if isinstance(v, str) else v for v in value]
+    return value
+
+
+Strips = Annotated[tuple[tuple[str, ...], ...], BeforeValidator(_split)]
+Weight = Annotated[int, Field(ge=0)]
+
+
+class Chance(Strict):
+    yes: Weight
+    no: Weight
+
+    @model_validator(mode="after")
+    def _total(self) -> Chance:
+        if self.yes + self.no <= 0:
+            raise ValueError("yes + no must be positive")
+        return self
+
+    @property
+    def weights(self) -> list[int]:
+        return [self.no, self.yes]  # index 1 = yes
+
+
+class Step(Strict):
+    """One rung of a ladder: PLAY goes ``up`` or ``fails``."""
+
+    up: Weight
+    fail: Weight
+
+    @property
+    def weights(self) -> list[int]:
+        return [self.fail, self.up]  # index 1 = up
+
+
+class GameInfo(Strict):
+    id: str
+    name: str
+    version: str
+    variant: str
+    currency: str = "EUR"
+    unit: int = Field(ge=1, description="cents of the smallest bet, at which prizes are written")
+    bets: tuple[int, ...] = Field(min_length=1)
+    bonus_value: int = Field(ge=1, description="cents one Bonus counts for")
+    bonus_cap: int = Field(ge=1)
+    vertical_lines_max: int = Field(ge=1)
+
+
+class Nudges(Strict):
+    offer: Chance
+    count: dict[int, Weight]
+
+    @model_validator(mode="after")
+    def _check(self) -> Nudges:
+        if not self.count or min(self.count) < 1 or max(self.count) > 4 or sum(self.count.values()) <= 0:
+            raise ValueError("nudges.count: weights for 1 to 4 nudges")
+        return self
+
+
+class Disco(Strict):
+    penguins: int = Field(ge=2)
+    prizes: dict[str, Weight]  # "C<cents>" cash or "B<n>" Bonuses, at the unit bet
+
+    @model_validator(mode="after")
+    def _check(self) -> Disco:
+        if sum(self.prizes.values()) <= 0:
+            raise ValueError("disco.prizes: a positive total weight")
+        for k in self.prizes:
+            if not (k[:1] in "CB" and k[1:].isdigit() and int(k[1:]) > 0):
+                raise ValueError(f"disco.prizes: {k!r} is neither C<cents> nor B<bonuses>")
+        return self
+
+
+class Ladders(Strict):
+    scale: tuple[int, ...] = Field(min_length=3)  # the payout scale, cents at the unit bet
+    seesaw_above: int  # the 3-Bells prize: above it Sube-Bonos goes up or down
+    sube_bonos: tuple[Step, ...]  # one rung per scale level but the top
+    sube_nada: tuple[Step, ...]
+
+    @model_validator(mode="after")
+    def _check(self) -> Ladders:
+        if list(self.scale) != sorted(set(self.scale)):
+            raise ValueError("ladders.scale must rise strictly")
+        if self.seesaw_above not in self.scale[:-1]:
+            raise ValueError("ladders.seesaw_above must be a prize of the scale below the top")
+        for name in ("sube_bonos", "sube_nada"):
+            steps = getattr(self, name)
+            if len(steps) != len(self.scale) - 1:
+                raise ValueError(f"ladders.{name}: one rung per scale level but the top")
+            for i, s in enumerate(steps):
+                if s.up + s.fail <= 0:
+                    raise ValueError(f"ladders.{name}[{i}]: up + fail must be positive")
+        return self
+
+    @property
+    def seesaw_index(self) -> int:
+        return self.scale.index(self.seesaw_above)
+
+
+class LowerData(Strict):
+    game: GameInfo
+    symbols: dict[str, str]
+    wild: str
+    bonus: str
+    disco: str
+    pays: dict[str, int]  # three on the line: cents at the unit bet
+    bonus_pays: dict[int, int]  # Bonus symbols on the line (wilds join them) -> Bonuses
+    blue: tuple[str, ...]  # prizes that enter Sube-Bonos
+    yellow: tuple[str, ...]  # prizes that enter Sube-Nada
+    strips: Strips = Field(min_length=N_REELS, max_length=N_REELS)
+    vertical_lines: tuple[tuple[int, ...], ...] = Field(min_length=N_REELS, max_length=N_REELS)
+    hold: Chance
+    nudges: Nudges
+    disco_game: Disco
+    ladders: Ladders
+
+    @model_validator(mode="after")
+    def _cross_checks(self) -> LowerData:
+        known = set(self.symbols)
+        for code in (self.wild, self.bonus, self.disco, *self.pays, *self.blue, *self.yellow):
+            if code not in known:
+                raise ValueError(f"{code!r} is not in symbols")
+        for r, strip in enumerate(self.strips):
+            if len(strip) != STOPS:
+                raise ValueError(f"strips[{r}]: {STOPS} symbols, got {len(strip)}")
+            if set(strip) - known:
+                raise ValueError(f"strips[{r}]: unknown symbols {sorted(set(strip) - known)}")
+            if r not in WILD_REELS and self.wild in strip:
+                raise ValueError(f"strips[{r}]: the wild lands on the left and right reels only")
+        for r, stops in enumerate(self.vertical_lines):
+            if any(not 0 <= s < STOPS for s in stops) or len(set(stops)) != len(stops):
+                raise ValueError(f"vertical_lines[{r}]: distinct stops 0-{STOPS - 1}")
+        if set(self.bonus_pays) != {1, 2, 3}:
+            raise ValueError("bonus_pays: Bonuses for 1, 2 and 3 Bonus symbols")
+        scale = set(self.ladders.scale)
+        for s in (*self.blue, *self.yellow):
+            if s not in self.pays or self.pays[s] not in scale:
+                raise ValueError(f"{s}: a ladder prize must be a cash prize on ladders.scale")
+        if set(self.blue) & set(self.yellow):
+            raise ValueError("a prize is blue or yellow, not both")
+        for k in self.disco_game.prizes:
+            if k[0] == "C" and int(k[1:]) not in scale:
+                raise ValueError(
+                    f"disco_game.prizes: cash {k} must be on ladders.scale (it may enter Sube-Bonos)"
+                )
+        if max(self.pays.values()) > self.ladders.scale[-1]:
+            raise ValueError("no prize may exceed the top of ladders.scale")
+        if self.disco in self.pays:
+            raise ValueError("the disco combination starts the Disco game, it has no cash prize")
+        return self
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> LowerData:
+        raw = self.model_dump()
+        raw.update(update or {})
+        return type(self).model_validate(raw)
+
+    @cached_property
+    def vertical_set(self) -> tuple[frozenset[int], ...]:
+        return tuple(frozenset(v) for v in self.vertical_lines)
+
+    def multiplier(self, bet: int) -> int:
+        if bet not in self.game.bets or bet % self.game.unit:
+            raise ValueError(f"bet {bet} is not offered")
+        return bet // self.game.unit
+
+
+def parse(raw: dict, source: str) -> LowerData:
+    return parse_model(LowerData, raw, source)
+
+
+def load(path: Path) -> LowerData:
+    return load_model(LowerData, path)
