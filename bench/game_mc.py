@@ -1,13 +1,13 @@
-"""A long Monte Carlo of Ghost of Gambini with the kernel, one mode, in one process.
+"""A long Monte Carlo of one game, mode and RTP variant with its kernel, in one process.
 
-Usage: python bench/gambini_mc.py [--mode base|buy-lock-spin|buy-super-lock-spin]
-                                  [--rounds 100000000] [--seed 2024] [--chunk 1048576]
+Usage: python bench/game_mc.py --game ghost-of-gambini [--mode base] [--variant V]
+                               [--rounds 100000000] [--seed 2024] [--chunk 1048576]
 
 Chunk ``i`` is seeded by ``SeedSequence(seed).spawn(n_chunks)[i]`` (the driver's scheme, so
-the result matches ``reelforge simulate`` with the same seed and chunk size).  In the base
-game each chunk starts with new piggies (0, 0) and carries them from round to round; the
-bias this start puts on the mean is |h(0, 0)| / chunk stakes (h from the exact report),
-printed beside the interval.  Prints the exact RTP against the Monte Carlo (capped and
+the result matches ``reelforge simulate`` with the same seed and chunk size).  In Ghost of
+Gambini's base game each chunk starts with new piggies (0, 0) and carries them from round
+to round; the bias this start puts on the mean is |h(0, 0)| / chunk stakes (h from the
+exact report), printed beside the interval.  Prints the exact RTP against the Monte Carlo (capped and
 uncapped, 99% intervals), the feature and hit frequencies against their exact values, every
 kernel counter per round, speed and peak memory, as one JSON object.
 """
@@ -22,28 +22,29 @@ import time
 
 from reelforge.analysis.simulate import chunk_seeds, chunk_sizes
 from reelforge.engine.stats import SimStats
-from reelforge.games.ghost_of_gambini import GhostOfGambini
+from reelforge.games import get_game
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", default="base", choices=GhostOfGambini.modes)
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--mode", default="base")
+    parser.add_argument("--variant", default=None)
     parser.add_argument("--rounds", type=int, default=100_000_000)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--chunk", type=int, default=2**20)
     args = parser.parse_args()
 
-    game = GhostOfGambini()
-    d = game.data()
-    exact = game.exact(mode=args.mode)
+    game = get_game(args.game)
+    exact = game.exact(variant=args.variant, mode=args.mode)
+    first = game.simulate_chunk(1000, chunk_seeds(args.seed, 1)[0], variant=args.variant, mode=args.mode)
     sizes = chunk_sizes(args.rounds, args.chunk)
     seeds = chunk_seeds(args.seed, len(sizes))
-    total = SimStats(stake=d.price_credits(args.mode))
-    game.simulate_chunk(1000, seeds[0], mode=args.mode)  # JIT (or cache load) before the clock
+    total = SimStats(stake=first.stake)  # the 1,000 rounds above compiled the kernel
     start = time.perf_counter()
     report_every = max(1, len(sizes) // 20)
     for i, (size, seed) in enumerate(zip(sizes, seeds, strict=True)):
-        total = total.merge(game.simulate_chunk(size, seed, mode=args.mode))
+        total = total.merge(game.simulate_chunk(size, seed, variant=args.variant, mode=args.mode))
         if (i + 1) % report_every == 0 or i + 1 == len(sizes):
             elapsed = time.perf_counter() - start
             print(
@@ -56,7 +57,9 @@ def main() -> None:
     s = total.summary()
     n = total.rounds
     out = {
+        "game": args.game,
         "mode": args.mode,
+        "variant": exact["variant"],
         "rounds": n,
         "seed": args.seed,
         "chunks": len(sizes),
@@ -76,7 +79,7 @@ def main() -> None:
         "rounds_per_second": n / seconds,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,  # KiB on Linux
     }
-    if args.mode == "base":
+    if "by_state" in exact:
         h00 = next(r["bias_stakes"] for r in exact["by_state"] if r["piggies"] == [0, 0])
         out["exact_feature_frequency"] = exact["feature_frequency"]
         out["start_bias_bound"] = abs(h00) / args.chunk
