@@ -181,7 +181,9 @@ def check_books(db_url: str, data_dir: Path, credits: Mapping[str, int]) -> dict
     """The server's own audit, and the same checks made here on the raw tables: for every
     player ``balance == deposits + sum(round money)`` with the deposits equal to the opening
     credit; every round has exactly one stake row, at most one win row (equal to its win
-    when complete, none while pending), and no other money.  Returns the audit."""
+    when complete, none while pending), and no other money; every side-ledger row (a game's
+    second currency, e.g. Bonuses) belongs to a round of its player and game and continues the
+    balance of its currency before it.  Returns the audit."""
     from reelforge.server import schema as t
     from reelforge.server.config import Settings
     from reelforge.server.service import GameServer
@@ -192,10 +194,12 @@ def check_books(db_url: str, data_dir: Path, credits: Mapping[str, int]) -> dict
     try:
         audit = server.audit()
         assert audit["balances_match_ledger"] and audit["rounds_match_ledger"], audit
+        assert audit["side_balances_match_ledger"], audit
         with server.engine.connect() as conn:
             players = {r.id: r for r in conn.execute(select(t.players))}
             ledger = list(conn.execute(select(t.ledger).order_by(t.ledger.c.id)))
             rounds = list(conn.execute(select(t.rounds)))
+            side = list(conn.execute(select(t.side_ledger).order_by(t.side_ledger.c.id)))
     finally:
         server.engine.dispose()
     assert {p.external_id for p in players.values()} == set(credits), "unexpected players"
@@ -230,4 +234,11 @@ def check_books(db_url: str, data_dir: Path, credits: Mapping[str, int]) -> dict
             assert not wins, (rnd.id, rnd.status, rows)
         assert rnd.status in ("pending", "complete"), (rnd.id, rnd.status)
     assert not by_round, f"ledger rows for unknown rounds: {by_round}"
+    owners = {r.id: (r.player_id, r.game) for r in rounds}
+    running: dict[tuple[int, str, str, str], int] = {}
+    for r in side:
+        assert owners.get(r.round_id) == (r.player_id, r.game), r
+        where = (r.player_id, r.game, r.state_key, r.currency)
+        running[where] = running.get(where, 0) + r.amount
+        assert r.amount != 0 and r.balance_after == running[where] >= 0, r
     return audit

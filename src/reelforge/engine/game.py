@@ -19,6 +19,10 @@ class Game(Protocol):
     modes: list[str]
     variants: list[str]
     default_variant: str
+    # Names of integer fields of the game's persistent ``player_state`` that are a currency of
+    # their own (e.g. ``("bonuses",)``): never negative, and every change the game makes to one
+    # is recorded and audited by the server like money.  ``()`` for most games.
+    side_balances: tuple[str, ...]
 
     def bet_levels(self) -> list[BetLevel]: ...
 
@@ -61,6 +65,37 @@ class Game(Protocol):
     def info(self) -> dict[str, Any]:
         """Id, name, version, modes, variants, bet levels, paytable: JSON for clients."""
         ...
+
+    def play_settings(self) -> dict[str, bool]:
+        """The player's switches this game offers (e.g. ``{"auto_advance": True}``), each
+        with its default; ``{}`` when it offers none."""
+        ...
+
+    def auto_action(self, round_: Round, settings: dict[str, bool]) -> Action | None:
+        """What the game plays, at the pending round's current decision, for a player with
+        these settings (every name of :meth:`play_settings`, defaults filled in); None when
+        a human must decide.  The server's autoplay asks this at every pending step and stops
+        at None.  A step whose actions need the player (``needs_player``) must answer None
+        unless the settings resolve that decision.  Never called on a complete round."""
+        ...
+
+
+def standard_auto_action(round_: Round) -> Action | None:
+    """The answer of a game without play settings: the default action where no human is
+    needed, None at a decision that needs the player (a pick): autoplay stops there."""
+    if any(spec.needs_player for spec in round_.actions):
+        return None
+    return round_.default_action()
+
+
+class NoPlaySettings:
+    """Mixin for games that offer the player no switches: the protocol's defaults."""
+
+    def play_settings(self) -> dict[str, bool]:
+        return {}
+
+    def auto_action(self, round_: Round, settings: dict[str, bool]) -> Action | None:
+        return standard_auto_action(round_)
 
 
 def play_default(game: Game, round_: Round, rng: RandomSource) -> Round:

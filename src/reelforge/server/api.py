@@ -13,10 +13,11 @@ import pathlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Path, Query, Request
+from fastapi import Body as FastBody
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reelforge.server.errors import ApiError
@@ -78,6 +79,10 @@ class ProfileBody(Body):
 
 class VariantBody(Body):
     variant: str = Field(min_length=1, max_length=32)
+
+
+class BetsBody(Body):
+    disabled: list[Annotated[StrictInt, Field(gt=0, lt=10**12)]] = Field(max_length=256)
 
 
 def json_response(status: int, data: Any, headers: dict[str, str] | None = None) -> Response:
@@ -236,6 +241,21 @@ def create_app(server: GameServer) -> FastAPI:
     def state(token: Token, game: Annotated[str | None, Query(max_length=64)] = None) -> Response:
         return json_response(200, server.player_state(token, game))
 
+    @player.get("/settings")
+    def get_settings(token: Token, game: Annotated[str, Query(min_length=1, max_length=64)]) -> Response:
+        return json_response(200, server.get_play_settings(token, game))
+
+    @player.put("/settings")
+    def put_settings(
+        body: Annotated[dict[str, Any], FastBody(max_length=64)],
+        token: Token,
+        game: Annotated[str, Query(min_length=1, max_length=64)],
+        key: IdemKey = None,
+    ) -> Response:
+        """Set play switches of a game for this session: ``{"auto_advance": true}``; names left
+        out keep their value; unknown names or values other than true/false: 400."""
+        return json_response(*server.set_play_settings(token, key, game, body))
+
     @player.get("/autoplay")
     def autoplay_status(token: Token) -> Response:
         return json_response(200, server.autoplay_status(token))
@@ -313,6 +333,15 @@ def create_app(server: GameServer) -> FastAPI:
     @operator.put("/profile", dependencies=op)
     def set_profile(body: ProfileBody) -> Response:
         return json_response(200, server.set_profile(body.profile))
+
+    @operator.get("/games/{game_id}/bets", dependencies=op)
+    def get_bets(game_id: GameId) -> Response:
+        return json_response(200, server.get_bets(game_id))
+
+    @operator.put("/games/{game_id}/bets", dependencies=op)
+    def set_bets(game_id: GameId, body: BetsBody, key: IdemKey = None) -> Response:
+        """Switch stakes of a game off (the list replaces the last one; [] switches all on)."""
+        return json_response(*server.set_bets(key, game_id, body.disabled))
 
     @operator.put("/games/{game_id}/variant", dependencies=op)
     def set_variant(game_id: GameId, body: VariantBody) -> Response:

@@ -11,7 +11,7 @@ from sqlalchemy import Connection, Row, select
 from reelforge.engine.round import Round
 from reelforge.server import schema as t
 from reelforge.server.sql import q
-from reelforge.server.store import dumps, now
+from reelforge.server.store import dumps, now, side_value
 
 
 def iso(ts: float | None) -> str | None:
@@ -152,9 +152,56 @@ def public_round(row: Row) -> dict[str, Any]:
     return view
 
 
-def recall(conn: Connection, row: Row, *, with_draws: bool) -> dict[str, Any]:
+def side_summaries(
+    conn: Connection, rows: list[Row], side_games: dict[str, tuple[str, ...]]
+) -> dict[int, dict[str, dict[str, int]]]:
+    """For the rounds of games with side balances: {round id: {currency: {before, after}}}.
+    ``before`` is the value the round started from (the player state its start step recorded),
+    ``after`` that plus the round's movements in the side ledger (a void's reversal included)."""
+    ids = [r.id for r in rows if side_games.get(r.game)]
+    if not ids:
+        return {}
+    params = {f"r{i}": rid for i, rid in enumerate(ids)}
+    marks = ", ".join(f":r{i}" for i in range(len(ids)))
+    starts = {
+        r.round_id: json.loads(r.action).get("player_state")
+        for r in q(
+            conn, f"SELECT round_id, action FROM round_steps WHERE step = 1 AND round_id IN ({marks})", params
+        ).all()
+    }
+    moved: dict[tuple[int, str], int] = {
+        (r.round_id, r.currency): int(r.total)
+        for r in q(
+            conn,
+            "SELECT round_id, currency, SUM(amount) AS total FROM side_ledger"
+            f" WHERE round_id IN ({marks}) GROUP BY round_id, currency",
+            params,
+        ).all()
+    }
+    out: dict[int, dict[str, dict[str, int]]] = {}
+    for r in rows:
+        if r.id not in starts:
+            continue
+        view = {}
+        for currency in side_games[r.game]:
+            before = side_value(starts[r.id], currency)
+            view[currency] = {"before": before, "after": before + moved.get((r.id, currency), 0)}
+        out[r.id] = view
+    return out
+
+
+def recall(conn: Connection, row: Row, *, with_draws: bool, side: tuple[str, ...] = ()) -> dict[str, Any]:
     """The whole round, step by step, as recall shows it.  Draws are shown only once the
-    round is over (a pending round's draws could reveal hidden state)."""
+    round is over (a pending round's draws could reveal hidden state).  For a game with side
+    balances (``side``), the round shows each one's before/after and every step its moves."""
+    moves: dict[int, dict[str, dict[str, int]]] = {}
+    if side:
+        for m in q(
+            conn,
+            "SELECT step, currency, amount, balance_after FROM side_ledger WHERE round_id = :id ORDER BY id",
+            {"id": row.id},
+        ).all():
+            moves.setdefault(m.step, {})[m.currency] = {"amount": m.amount, "balance_after": m.balance_after}
     steps = []
     for s in conn.execute(
         select(t.round_steps).where(t.round_steps.c.round_id == row.id).order_by(t.round_steps.c.step)
@@ -169,8 +216,12 @@ def recall(conn: Connection, row: Row, *, with_draws: bool) -> dict[str, Any]:
         }
         if with_draws:
             step["draws"] = json.loads(s.draws)
+        if side:
+            step["side"] = moves.get(s.step, {})
         steps.append(step)
     out = summary(row)
+    if side:
+        out["side"] = side_summaries(conn, [row], {row.game: side}).get(row.id, {})
     out["steps"] = steps
     out["round"] = public_round(row)
     return out

@@ -62,6 +62,9 @@ sessions = Table(
     Column("spend_limit", BigInteger),
     Column("staked", BigInteger, nullable=False),
     Column("won", BigInteger, nullable=False),
+    # The player's play settings for this session, JSON {game: {name: bool}}: only what the
+    # player set (the game's defaults fill the rest); null = nothing set.
+    Column("play_settings", Text),
 )
 
 rounds = Table(
@@ -116,6 +119,25 @@ player_state = Table(
     Column("state", Text, nullable=False),
     Column("updated_at", Float, nullable=False),
 )
+
+# Movements of side balances (a game's second currency kept in player_state, e.g. Bonuses):
+# one row per change a round step made, so every stored side balance is its movements' sum.
+side_ledger = Table(
+    "side_ledger",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("state_key", String(64), nullable=False),
+    Column("currency", String(32), nullable=False),  # the player_state field, e.g. "bonuses"
+    Column("round_id", Integer, ForeignKey("rounds.id"), nullable=False),
+    Column("step", Integer, nullable=False),  # the round step that moved it (a void's step too)
+    Column("amount", BigInteger, nullable=False),  # signed units of that currency
+    Column("balance_after", BigInteger, nullable=False),
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("round_id", "step", "currency", name="uq_side_ledger_round_step_currency"),
+)
+Index("ix_side_ledger_player", side_ledger.c.player_id, side_ledger.c.game, side_ledger.c.id)
 
 idempotency = Table(
     "idempotency",

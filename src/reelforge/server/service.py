@@ -75,6 +75,7 @@ class SessionRow:
     spend_limit: int | None
     staked: int
     won: int
+    play_settings: str | None = None  # JSON {game: {name: bool}}: what the player set
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,26 @@ class PlayerContext:
 
 def fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(f"{method} {path} {store.dumps(body)}".encode()).hexdigest()
+
+
+def bets_key(game_id: str) -> str:
+    """The server setting holding the stakes of a game the operator switched off."""
+    return f"bets_disabled:{game_id}"
+
+
+def parse_bets(raw: str | None) -> list[int]:
+    return sorted(json.loads(raw)) if raw else []
+
+
+def stored_play_settings(raw: str | None) -> dict[str, dict[str, bool]]:
+    return json.loads(raw) if raw else {}
+
+
+def effective_settings(game: Game, stored: dict[str, dict[str, bool]]) -> dict[str, bool]:
+    """The game's switches with the player's choices over its defaults (a name the game no
+    longer offers is ignored)."""
+    chosen = stored.get(game.id, {})
+    return {name: bool(chosen.get(name, default)) for name, default in game.play_settings().items()}
 
 
 def check_key(key: str | None) -> str:
@@ -189,20 +210,34 @@ class GameServer:
         except KeyError:
             raise not_found(f"unknown game {game_id!r}; offered: {sorted(self.games)}") from None
 
-    def prechecks(self, conn: Connection, player_id: int, game: Game) -> tuple[int | None, int | None, str]:
-        """In one query: a running autoplay of the game, a pending round of it, the variant."""
+    def prechecks(
+        self, conn: Connection, player_id: int, game: Game
+    ) -> tuple[int | None, int | None, str, list[int]]:
+        """In one query: a running autoplay of the game, a pending round of it, the variant,
+        the stakes the operator switched off."""
         row = q(
             conn,
             "SELECT (SELECT id FROM autoplays WHERE player_id = :p AND game = :g AND status = 'running'"
             " LIMIT 1) AS autoplay_id, (SELECT id FROM rounds WHERE player_id = :p AND game = :g"
             " AND status = 'pending' LIMIT 1) AS pending_id,"
-            " (SELECT value FROM server_settings WHERE key = :vk) AS variant",
-            {"p": player_id, "g": game.id, "vk": f"variant:{game.id}"},
+            " (SELECT value FROM server_settings WHERE key = :vk) AS variant,"
+            " (SELECT value FROM server_settings WHERE key = :dk) AS disabled",
+            {"p": player_id, "g": game.id, "vk": f"variant:{game.id}", "dk": bets_key(game.id)},
         ).one()
-        return row.autoplay_id, row.pending_id, row.variant or game.default_variant
+        return row.autoplay_id, row.pending_id, row.variant or game.default_variant, parse_bets(row.disabled)
 
     def variant_for(self, conn: Connection, game: Game) -> str:
         return store.get_setting(conn, f"variant:{game.id}", game.default_variant)
+
+    def disabled_bets(self, conn: Connection, game: Game) -> list[int]:
+        return parse_bets(store.get_setting(conn, bets_key(game.id), "[]"))
+
+    @staticmethod
+    def check_bet_enabled(game: Game, stake: int, disabled: list[int]) -> None:
+        if stake in disabled:
+            raise bad_request(
+                f"the stake {stake} of {game.id} is switched off by the operator", "bet_disabled"
+            )
 
     def profile(self, conn: Connection) -> Profile:
         return PROFILES[store.get_setting(conn, "profile", "default")]
@@ -217,8 +252,8 @@ class GameServer:
         row = q(
             conn,
             "SELECT s.id, s.player_id, s.profile, s.created_at, s.expires_at, s.closed_at, s.close_reason,"
-            " s.time_limit_seconds, s.spend_limit, s.staked, s.won, p.balance, p.last_round_at,"
-            " p.external_id, p.currency FROM sessions s JOIN players p ON p.id = s.player_id"
+            " s.time_limit_seconds, s.spend_limit, s.staked, s.won, s.play_settings, p.balance,"
+            " p.last_round_at, p.external_id, p.currency FROM sessions s JOIN players p ON p.id = s.player_id"
             " WHERE s.token_hash = :h" + (for_update(conn, "p, s") if lock else ""),
             {"h": token_hash(token)},
         ).first()
@@ -227,6 +262,7 @@ class GameServer:
         session = SessionRow(
             row.id, row.player_id, row.profile, row.created_at, row.expires_at, row.closed_at,
             row.close_reason, row.time_limit_seconds, row.spend_limit, row.staked, row.won,
+            row.play_settings,
         )  # fmt: skip
         if session.closed_at is not None:
             raise forbidden(f"the session is closed: {session.close_reason}", "session_closed")
@@ -311,7 +347,7 @@ class GameServer:
             raise bad_request(f"{game.id} has no mode {mode!r}; offered: {game.modes}", "invalid_mode")
         if is_bonus_buy(mode) and not ctx.profile.bonus_buy:
             raise forbidden("buying a feature is not allowed under this jurisdiction", "bonus_buy_forbidden")
-        running_autoplay, pending_id, variant = self.prechecks(conn, ctx.player.id, game)
+        running_autoplay, pending_id, variant, disabled = self.prechecks(conn, ctx.player.id, game)
         if running_autoplay is not None and autoplay_id is None:
             raise conflict("autoplay is running for this game: stop it first", "autoplay_running")
         try:
@@ -319,6 +355,7 @@ class GameServer:
             cost = game.cost(stake, mode)
         except InvalidBet as exc:
             raise bad_request(str(exc), "invalid_bet") from None
+        self.check_bet_enabled(game, stake, disabled)
         self._check_spend(ctx, cost)
         ts = store.now()
         if ctx.profile.min_cycle_seconds and ctx.player.last_round_at is not None:
@@ -369,6 +406,11 @@ class GameServer:
             {"stake": cost, "win": win, "id": ctx.session.id},
         )
         if rnd.player_state is not None and state_key is not None:
+            if game.side_balances:
+                store.record_side_movements(
+                    conn, ctx.player.id, game.id, game.side_balances, state_key, round_id, rnd.step,
+                    player_state, rnd.player_state,
+                )  # fmt: skip
             store.save_player_state(conn, ctx.player.id, game.id, state_key, rnd.player_state)
         return round_id, rnd, balance
 
@@ -384,8 +426,14 @@ class GameServer:
         completed_by: str,
         state_key: str | None,
     ) -> int:
-        """Store a step's outcome; when the round completes, credit its win (once)."""
+        """Store a step's outcome; when the round completes, credit its win (once).  Side
+        balances the step changed are recorded against the stored player state."""
         if rnd.player_state is not None and state_key is not None:
+            if game.side_balances:
+                store.record_side_movements(
+                    conn, player_id, game.id, game.side_balances, state_key, round_id, rnd.step,
+                    store.load_player_state(conn, player_id, game.id, state_key), rnd.player_state,
+                )  # fmt: skip
             store.save_player_state(conn, player_id, game.id, state_key, rnd.player_state)
         if rnd.complete and rnd.win:
             balance += rnd.win
@@ -545,10 +593,21 @@ class GameServer:
         rows = list(conn.execute(query.order_by(t.rounds.c.id.desc()).limit(limit + 1)))
         more = len(rows) > limit
         rows = rows[:limit]
-        return {
-            "rounds": [rs.summary(r) for r in rows],
-            "next_before": rows[-1].id if more else None,
-        }
+        side = rs.side_summaries(conn, rows, self.side_games())
+        out = []
+        for r in rows:
+            line = rs.summary(r)
+            if r.id in side:
+                line["side"] = side[r.id]
+            out.append(line)
+        return {"rounds": out, "next_before": rows[-1].id if more else None}
+
+    def side_games(self) -> dict[str, tuple[str, ...]]:
+        """{game id: its side balances} for the games that keep any."""
+        return {g.id: tuple(g.side_balances) for g in self.games.values() if g.side_balances}
+
+    def _recall(self, conn: Connection, row: Row, *, with_draws: bool) -> dict[str, Any]:
+        return rs.recall(conn, row, with_draws=with_draws, side=self.side_games().get(row.game, ()))
 
     def player_history(self, token: str | None, limit: int, before: int | None) -> dict:
         return self.read(token, lambda conn, ctx: self.history(conn, ctx.player.id, limit, before))
@@ -558,7 +617,7 @@ class GameServer:
             row = rs.round_row(conn, round_id, ctx.player.id)
             if row is None:
                 raise not_found(f"no round {round_id} for this player")
-            return rs.recall(conn, row, with_draws=row.status != "pending")
+            return self._recall(conn, row, with_draws=row.status != "pending")
 
         return self.read(token, work)
 
@@ -620,7 +679,13 @@ class GameServer:
         return self.read(token, work)
 
     def balance(self, token: str | None) -> dict:
-        return self.read(token, lambda conn, ctx: {"balance": ctx.balance, "currency": ctx.player.currency})
+        def work(conn: Connection, ctx: PlayerContext) -> dict:
+            side = self.side_games()
+            out: dict[str, Any] = {"balance": ctx.balance, "currency": ctx.player.currency}
+            out["side"] = store.side_balances(conn, ctx.player.id, side) if side else {}
+            return out
+
+        return self.read(token, work)
 
     def session_info(self, token: str | None) -> dict:
         def work(conn: Connection, ctx: PlayerContext) -> dict:
@@ -642,10 +707,65 @@ class GameServer:
                     "min_cycle_seconds": ctx.profile.min_cycle_seconds,
                     "shows_net_position": ctx.profile.shows_net_position,
                 },
+                "play_settings": self._all_settings(s),
             }
             return info
 
         return self.read(token, work)
+
+    def _all_settings(self, session: SessionRow) -> dict[str, dict[str, bool]]:
+        stored = stored_play_settings(session.play_settings)
+        return {g.id: effective_settings(g, stored) for g in self.games.values() if g.play_settings()}
+
+    def get_play_settings(self, token: str | None, game_id: str) -> dict:
+        def work(conn: Connection, ctx: PlayerContext) -> dict:
+            game = self.game(game_id)
+            return {
+                "game": game.id,
+                "settings": effective_settings(game, stored_play_settings(ctx.session.play_settings)),
+                "defaults": game.play_settings(),
+            }
+
+        return self.read(token, work)
+
+    def set_play_settings(
+        self, token: str | None, key: str | None, game_id: str, body: dict[str, Any]
+    ) -> tuple[int, dict]:
+        """Set some of a game's play switches for this session: names the body leaves out keep
+        their value.  An unknown name or a value other than true/false is refused (400)."""
+        holder: list[PlayerContext] = []
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            ctx = holder[0]
+            game = self.game(game_id)
+            offered = game.play_settings()
+            if not isinstance(body, dict):
+                raise bad_request("play settings are a JSON object of name: true/false", "invalid_setting")
+            unknown = sorted(str(name) for name in body if name not in offered)
+            if unknown:
+                raise bad_request(
+                    f"{game.id} has no play setting {', '.join(unknown)}; offered: {sorted(offered)}",
+                    "invalid_setting",
+                )
+            for name, value in body.items():
+                if not isinstance(value, bool):
+                    raise bad_request(f"play setting {name} must be true or false", "invalid_setting")
+            stored = stored_play_settings(ctx.session.play_settings)
+            if body:
+                stored[game.id] = {**stored.get(game.id, {}), **body}
+                q(
+                    conn,
+                    "UPDATE sessions SET play_settings = :ps WHERE id = :id",
+                    {"ps": store.dumps(stored), "id": ctx.session.id},
+                )
+            return 200, {"game": game.id, "settings": effective_settings(game, stored)}
+
+        return self.idempotent(
+            self._scope(holder, token),
+            key,
+            fingerprint("PUT", f"/settings?game={game_id}", body),
+            work,
+        )
 
     def player_state(self, token: str | None, game_id: str | None) -> dict:
         return self.read(
@@ -659,10 +779,11 @@ class GameServer:
         return self._exact_cache[key]
 
     def list_games(self, token: str | None) -> dict:
-        def work(conn: Connection, ctx: PlayerContext) -> tuple[Profile, dict[str, str]]:
-            return ctx.profile, {g.id: self.variant_for(conn, g) for g in self.games.values()}
+        def work(conn: Connection, ctx: PlayerContext) -> tuple[Profile, dict[str, str], dict[str, str]]:
+            settings = dict(conn.execute(select(t.settings_table.c.key, t.settings_table.c.value)).all())
+            return ctx.profile, {g.id: self.variant_for(conn, g) for g in self.games.values()}, settings
 
-        profile, variants = self.read(token, work)
+        profile, variants, settings = self.read(token, work)
         # The exact RTP is computed after the transaction: a game's first one takes seconds
         # (Ghost of Gambini's), and on SQLite a transaction holds this process's lock.
         out = []
@@ -670,7 +791,12 @@ class GameServer:
             variant = variants[game.id]
             info = dict(game.info())
             info["variant"] = variant
-            info["bet_levels"] = [b.to_json() for b in game.bet_levels(variant)]
+            disabled = parse_bets(settings.get(bets_key(game.id)))
+            levels = game.bet_levels(variant)
+            info["bet_levels"] = [b.to_json() for b in levels if b.stake not in disabled]
+            info["bets_disabled"] = [b.stake for b in levels if b.stake in disabled]
+            info["side_balances"] = list(game.side_balances)
+            info["play_settings"] = game.play_settings()
             info["rtp"] = self.exact_for(game, variant)["rtp"]
             info["modes"] = [m for m in game.modes if profile.bonus_buy or not is_bonus_buy(m)]
             out.append(info)
@@ -724,6 +850,7 @@ class GameServer:
                 ap = Autoplay.begin(limits, stake, max_spins=ctx.profile.autoplay_max_spins)
             except (ValidationError, ValueError) as exc:
                 raise bad_request(f"autoplay refused: {exc}", "invalid_autoplay") from None
+            self.check_bet_enabled(game, stake, self.disabled_bets(conn, game))
             if self._running_autoplay(conn, ctx.player.id) is not None:
                 raise conflict("an autoplay is already running", "autoplay_running")
             pending = conn.execute(
@@ -793,10 +920,18 @@ class GameServer:
                 round_id, rnd, balance = self._open_round(conn, ctx, game, ap.stake, "base", None, row.id)
                 ap.round_started()
             state_key = self._state_key(conn, game, round_id, rnd)
-            while not rnd.complete and ap.round_pending(rnd):
-                rnd, _ = self._step(
-                    conn, game, round_id, rnd, rnd.default_action(), "autoplay", self.rng_factory()
-                )
+            settings = effective_settings(game, stored_play_settings(ctx.session.play_settings))
+            while not rnd.complete:
+                # The game says what these settings play here; None: a human must decide.
+                action = game.auto_action(rnd, settings)
+                if action is None:
+                    ap.stop("player_action")
+                    break
+                try:
+                    rnd.allowed(action)
+                except InvalidAction as exc:
+                    raise RuntimeError(f"{game.id}.auto_action chose an action not allowed: {exc}") from None
+                rnd, _ = self._step(conn, game, round_id, rnd, action, "autoplay", self.rng_factory())
                 balance = self._after_step(
                     conn, ctx.session.id, ctx.player.id, game, round_id, rnd, balance, "player", state_key
                 )
@@ -984,7 +1119,7 @@ class GameServer:
             row = rs.round_row(conn, round_id)
             if row is None:
                 raise not_found(f"no round {round_id}")
-            out = rs.recall(conn, row, with_draws=True)
+            out = self._recall(conn, row, with_draws=True)
             out["player"] = conn.execute(
                 select(t.players.c.external_id).where(t.players.c.id == row.player_id)
             ).scalar()
@@ -1023,6 +1158,10 @@ class GameServer:
             )
             ts = store.now()
             step = row.step + 1
+            side = self._reverse_side_movements(conn, row, step)
+            event: dict[str, Any] = {"type": "void", "reason": reason, "refund": row.stake}
+            if side:
+                event["side"] = side
             conn.execute(
                 insert(t.round_steps).values(
                     round_id=round_id,
@@ -1030,7 +1169,7 @@ class GameServer:
                     action=None,
                     actor="operator",
                     draws="[]",
-                    events=store.dumps([{"type": "void", "reason": reason, "refund": row.stake}]),
+                    events=store.dumps([event]),
                     win_after=0,
                     created_at=ts,
                 )
@@ -1053,10 +1192,94 @@ class GameServer:
                 .where(t.autoplays.c.player_id == row.player_id, t.autoplays.c.status == "running")
                 .values(status="stopped", updated_at=ts)
             )
-            return 200, {"round_id": round_id, "status": "voided", "refund": row.stake, "balance": balance}
+            reply = {"round_id": round_id, "status": "voided", "refund": row.stake, "balance": balance}
+            if side:
+                reply["side"] = side
+            return 200, reply
 
         return self.idempotent(
             scope, key, fingerprint("POST", f"/rounds/{round_id}/void", {"reason": reason}), work
+        )
+
+    @staticmethod
+    def _reverse_side_movements(conn: Connection, row: Row, step: int) -> dict[str, int]:
+        """A void takes back what the round moved of each side balance, as it refunds the
+        stake: one side-ledger row per currency at the void's step, and the stored player state
+        set back.  While a round is in play no other round of its game can move that player
+        state (one pending round per game), so what is taken back is exactly what the round
+        added: the balance returns to its value when the round started and cannot go below 0.
+        Returns {currency: amount moved by the void} (empty when the round moved nothing)."""
+        totals = q(
+            conn,
+            "SELECT state_key, currency, SUM(amount) AS total FROM side_ledger WHERE round_id = :id"
+            " GROUP BY state_key, currency ORDER BY state_key, currency",
+            {"id": row.id},
+        ).all()
+        moved: dict[str, int] = {}
+        states: dict[str, dict] = {}
+        for m in totals:
+            if not m.total:
+                continue
+            state = states.setdefault(
+                m.state_key, store.load_player_state(conn, row.player_id, row.game, m.state_key) or {}
+            )
+            new = store.side_value(state, m.currency) - int(m.total)
+            if new < 0:  # only if the stored state was changed behind the server's back
+                raise conflict(
+                    f"voiding round {row.id} would take {m.currency} below zero", "side_balance_negative"
+                )
+            state[m.currency] = new
+            store.side_entry(
+                conn, row.player_id, row.game, m.state_key, m.currency, row.id, step, -int(m.total), new
+            )
+            moved[m.currency] = moved.get(m.currency, 0) - int(m.total)
+        for state_key, state in states.items():
+            store.save_player_state(conn, row.player_id, row.game, state_key, state)
+        return moved
+
+    def get_bets(self, game_id: str) -> dict:
+        game = self.game(game_id)
+        return self.run(lambda conn: self._bets_view(conn, game))
+
+    def _bets_view(self, conn: Connection, game: Game) -> dict[str, Any]:
+        variant = self.variant_for(conn, game)
+        stakes = [b.stake for b in game.bet_levels(variant)]
+        disabled = self.disabled_bets(conn, game)
+        return {
+            "game": game.id,
+            "variant": variant,
+            "stakes": stakes,
+            "enabled": [s for s in stakes if s not in disabled],
+            "disabled": [s for s in stakes if s in disabled],
+        }
+
+    def set_bets(self, key: str | None, game_id: str, disabled: list[int]) -> tuple[int, dict]:
+        """Switch off some of a game's stakes (the list replaces the one before; [] switches
+        every stake on).  Unknown stakes, or all of them, are refused (400)."""
+        game = self.game(game_id)
+        wanted = sorted(set(disabled))
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            variant = self.variant_for(conn, game)
+            stakes = [b.stake for b in game.bet_levels(variant)]
+            unknown = [s for s in wanted if s not in stakes]
+            if unknown:
+                raise bad_request(
+                    f"{game.id} offers no stake {unknown} (variant {variant}); offered: {stakes}",
+                    "invalid_bet",
+                )
+            if len(wanted) == len(stakes):
+                raise bad_request(
+                    f"every stake of {game.id} cannot be switched off: keep one on", "all_bets_disabled"
+                )
+            store.put_setting(conn, bets_key(game.id), json.dumps(wanted))
+            return 200, self._bets_view(conn, game)
+
+        return self.idempotent(
+            lambda conn: OPERATOR_SCOPE,
+            key,
+            fingerprint("PUT", f"/games/{game.id}/bets", {"disabled": wanted}),
+            work,
         )
 
     def set_profile(self, name: str) -> dict:
@@ -1165,6 +1388,7 @@ class GameServer:
             rounds_rows = list(
                 conn.execute(select(t.rounds.c.id, t.rounds.c.status, t.rounds.c.stake, t.rounds.c.win))
             )
+            side = self._side_audit(conn)
         bad_balances = [p for p, b in balances.items() if b != int(ledger_sums.get(p, 0) or 0) or b < 0]
         bad_rounds = []
         for r in rounds_rows:
@@ -1178,6 +1402,69 @@ class GameServer:
             "rounds_match_ledger": not bad_rounds,
             "bad_players": bad_balances,
             "bad_rounds": bad_rounds,
+            **side,
+        }
+
+    def _side_audit(self, conn: Connection) -> dict[str, Any]:
+        """Every stored side balance equals the sum of its side-ledger movements and is a
+        non-negative integer; a voided round's movements add up to nothing."""
+        from sqlalchemy import func
+
+        sl = t.side_ledger
+        sums: dict[tuple[int, str, str, str], int] = {
+            (r.player_id, r.game, r.state_key, r.currency): int(r.total)
+            for r in conn.execute(
+                select(
+                    sl.c.player_id,
+                    sl.c.game,
+                    sl.c.state_key,
+                    sl.c.currency,
+                    func.sum(sl.c.amount).label("total"),
+                ).group_by(sl.c.player_id, sl.c.game, sl.c.state_key, sl.c.currency)
+            )
+        }
+        side_games = self.side_games()
+        moved_names: dict[tuple[int, str, str], set[str]] = {}
+        for k in sums:
+            moved_names.setdefault(k[:3], set()).add(k[3])
+        games = set(side_games) | {k[1] for k in sums}
+        stored: dict[tuple[int, str, str, str], Any] = {}
+        if games:
+            ps = t.player_state
+            query = select(ps.c.player_id, ps.c.game, ps.c.state_key, ps.c.state)
+            for r in conn.execute(query.where(ps.c.game.in_(sorted(games)))):
+                state = json.loads(r.state) or {}
+                where = (r.player_id, r.game, r.state_key)
+                for name in set(side_games.get(r.game, ())) | moved_names.get(where, set()):
+                    stored[(*where, name)] = state.get(name, 0)
+        bad = []
+        for k in sorted(set(sums) | set(stored)):
+            value, moved = stored.get(k, 0), sums.get(k, 0)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0 or value != moved:
+                bad.append(
+                    {
+                        "player_id": k[0],
+                        "game": k[1],
+                        "state_key": k[2],
+                        "currency": k[3],
+                        "stored": value,
+                        "ledger": moved,
+                    }
+                )
+        voided_nonzero = [
+            r.round_id
+            for r in conn.execute(
+                select(sl.c.round_id, sl.c.currency, func.sum(sl.c.amount).label("total"))
+                .join(t.rounds, t.rounds.c.id == sl.c.round_id)
+                .where(t.rounds.c.status == "voided")
+                .group_by(sl.c.round_id, sl.c.currency)
+            )
+            if r.total
+        ]
+        return {
+            "side_balances_match_ledger": not bad and not voided_nonzero,
+            "bad_side_balances": bad,
+            "bad_side_rounds": sorted(set(voided_nonzero)),
         }
 
 

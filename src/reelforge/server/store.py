@@ -189,3 +189,88 @@ def all_player_state(conn: Connection, player_id: int, game: str | None) -> list
         {"game": r.game, "state_key": r.state_key, "state": json.loads(r.state), "updated_at": r.updated_at}
         for r in conn.execute(query.order_by(t.player_state.c.game, t.player_state.c.state_key))
     ]
+
+
+# -- side balances: a game's second currency, kept in player_state ------------------------
+
+
+def side_value(state: dict | None, name: str) -> int:
+    """A side balance as ``state`` holds it: absent (or no state) is 0; anything but a
+    non-negative integer is refused (the game, or the stored state, is wrong)."""
+    value = 0 if not state else state.get(name, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"side balance {name!r} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def side_entry(
+    conn: Connection,
+    player_id: int,
+    game: str,
+    state_key: str,
+    currency: str,
+    round_id: int,
+    step: int,
+    amount: int,
+    balance_after: int,
+) -> None:
+    """One side-ledger row.  Unique per (round, step, currency): a step moves a currency once."""
+    q(
+        conn,
+        "INSERT INTO side_ledger (player_id, game, state_key, currency, round_id, step, amount,"
+        " balance_after, created_at) VALUES (:player_id, :game, :state_key, :currency, :round_id,"
+        " :step, :amount, :balance_after, :created_at)",
+        {
+            "player_id": player_id,
+            "game": game,
+            "state_key": state_key,
+            "currency": currency,
+            "round_id": round_id,
+            "step": step,
+            "amount": amount,
+            "balance_after": balance_after,
+            "created_at": now(),
+        },
+    )
+
+
+def record_side_movements(
+    conn: Connection,
+    player_id: int,
+    game: str,
+    currencies: tuple[str, ...],
+    state_key: str,
+    round_id: int,
+    step: int,
+    before: dict | None,
+    after: dict | None,
+) -> dict[str, int]:
+    """A side-ledger row for every side balance the step changed (``before`` is the stored
+    player state, ``after`` what the game wrote); returns {currency: amount} moved."""
+    moved: dict[str, int] = {}
+    for currency in currencies:
+        try:
+            old = side_value(before, currency)
+            new = side_value(after, currency)
+        except ValueError as exc:  # a bug of the game or a damaged row: nothing is committed
+            raise RuntimeError(f"{game} round {round_id} step {step}: {exc}") from None
+        if new != old:
+            side_entry(conn, player_id, game, state_key, currency, round_id, step, new - old, new)
+            moved[currency] = new - old
+    return moved
+
+
+def side_balances(conn: Connection, player_id: int, games: dict[str, tuple[str, ...]]) -> dict:
+    """{game: {currency: balance}} for the games given, summed over their state keys; a game
+    whose state was never stored holds 0 of each."""
+    out: dict[str, dict[str, int]] = {g: dict.fromkeys(names, 0) for g, names in games.items()}
+    if not games:
+        return out
+    query = select(t.player_state.c.game, t.player_state.c.state).where(
+        t.player_state.c.player_id == player_id, t.player_state.c.game.in_(list(games))
+    )
+    for game, raw in conn.execute(query):
+        state = json.loads(raw)
+        for name in games[game]:
+            out[game][name] += side_value(state, name)
+    return out

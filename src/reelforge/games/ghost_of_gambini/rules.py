@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from reelforge.engine.game import NoPlaySettings
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
 from reelforge.engine.variants import Variants
@@ -36,12 +37,13 @@ SPIN = ActionSpec(name="spin")
 BUY_MODES = {"buy-lock-spin": False, "buy-super-lock-spin": True}  # mode -> Super?
 
 
-class GhostOfGambini(Variants[GambiniData]):
+class GhostOfGambini(NoPlaySettings, Variants[GambiniData]):
     """The game.  One instance holds the data files; instances hold no mutable state."""
 
     id = "ghost-of-gambini"
     name = "Ghost of Gambini"
     modes: ClassVar[list[str]] = ["base", *BUY_MODES]
+    side_balances: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, variants: dict[str, GambiniData] | None = None) -> None:
         if variants is None:

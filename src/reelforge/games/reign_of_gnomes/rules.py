@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from reelforge.engine.evaluate import evaluate_ways, scatter_positions
+from reelforge.engine.game import NoPlaySettings
 from reelforge.engine.reels import ReelSet
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
@@ -40,12 +41,13 @@ class SpinResult:
     event: dict[str, Any]
 
 
-class ReignOfGnomes(Variants[GnomesData]):
+class ReignOfGnomes(NoPlaySettings, Variants[GnomesData]):
     """The game.  One instance per RTP variant file; instances hold no mutable state."""
 
     id = "reign-of-gnomes"
     name = "Reign of Gnomes"
     modes: ClassVar[list[str]] = ["base"]
+    side_balances: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, variants: dict[str, GnomesData] | None = None) -> None:
         if variants is None:
