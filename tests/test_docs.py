@@ -84,3 +84,36 @@ def test_gambini_doc_page_matches_the_data_and_the_exact_figures() -> None:
     for row in base["by_state"]:
         left, right = row["piggies"]
         assert f"| {left}, {right} | {row['share']:.4f} | {row['next_spin_rtp'] * 100:.2f}% |" in text
+
+
+PINGUINOS_DOC = DOC.parent / "los-3-pinguinos.md"
+
+
+def test_pinguinos_doc_page_matches_the_data_and_the_exact_figures() -> None:
+    from reelforge.games import get_game
+
+    game = get_game("los-3-pinguinos")
+    text = PINGUINOS_DOC.read_text()
+    for variant in game.variants:
+        d = game.data(variant)
+        r = game.exact(variant=variant)
+        plays = r["rtp_by_play"]
+        row = (
+            f"| {variant} | {d.hold.yes} / {d.hold.yes + d.hold.no} | {d.nudges.offer.yes} / "
+            f"{d.nudges.offer.yes + d.nudges.offer.no} | {plays['auto'] * 100:.4f}% | "
+            f"{plays['default'] * 100:.4f}% | {plays['auto_risk'] * 100:.4f}% |"
+        )
+        assert row in text, variant
+        assert r["rtp_by_play_fraction"]["auto"].replace("/", " / ") in text, variant
+    d = game.data()
+    for i in range(16):
+        cells = " | ".join(d.strips[r][i] + (" ⋮" if i in d.vertical_lines[r] else "") for r in range(3))
+        assert f"| {i} | {cells} |" in text, f"stop {i}"
+    for symbol, cents in d.pays.items():
+        assert f"({symbol}) | €{cents / 100:,.2f} |" in text, symbol
+    for i, c in enumerate(d.ladders.scale[:-1]):
+        a, b = d.ladders.sube_bonos[i], d.ladders.sube_nada[i]
+        assert f"| {i} | €{c / 100:,.2f} | {a.up} / {a.fail} | {b.up} / {b.fail} |" in text, f"level {i}"
+    for prize, weight in d.disco_game.prizes.items():
+        label = f"€{int(prize[1:]) / 100:,.2f}" if prize[0] == "C" else f"{prize[1:]} Bonuses"
+        assert f"| {label} | {weight} |" in text, prize

@@ -19,9 +19,10 @@ def test_games_enabled() -> bool:
 @cache
 def _build(include_test_games: bool) -> dict[str, Game]:
     from reelforge.games.ghost_of_gambini import GhostOfGambini
+    from reelforge.games.los_3_pinguinos import LosTresPinguinos
     from reelforge.games.reign_of_gnomes import ReignOfGnomes
 
-    games: list[Game] = [ReignOfGnomes(), GhostOfGambini()]
+    games: list[Game] = [ReignOfGnomes(), GhostOfGambini(), LosTresPinguinos()]
     if include_test_games:
         from reelforge.games.test_meter import TestMeter
 

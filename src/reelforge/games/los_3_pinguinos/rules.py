@@ -85,6 +85,7 @@ class LosTresPinguinos(Variants[LowerData]):
     name = "Los 3 Pinguinos"
     modes: ClassVar[list[str]] = ["base"]
     side_balances: ClassVar[tuple[str, ...]] = ("bonuses",)
+    autoplay_max_spins: ClassVar[int | None] = 100  # the seed: AUTO-PLAY "up to a maximum of 100"
 
     def __init__(self, variants: dict[str, LowerData] | None = None) -> None:
         if variants is None:
@@ -104,7 +105,7 @@ class LosTresPinguinos(Variants[LowerData]):
 
     def _level(self, d: LowerData, stake: int) -> BetLevel:
         for level in self.bet_levels(d.game.variant):
-            if level.stake == stake and not isinstance(stake, bool):
+            if isinstance(stake, int) and not isinstance(stake, bool) and level.stake == stake:
                 return level
         raise InvalidBet(f"stake {stake} is not offered; offered stakes (cents): {list(d.game.bets)}")
 
