@@ -115,7 +115,10 @@ def test_autoplay_runs_on_the_server_until_a_limit(db_url, tmp_path, seed) -> No
         json={"game": "reign-of-gnomes", "stake": 40, "spins": 200, "loss_limit": 400},
         expect=201,
     )
-    api.start(token, expect=409)  # manual spins wait while autoplay runs
+    # A manual start refused (a stake not offered) changes nothing, the autoplay included;
+    # one accepted would stop it (pressing PLAY: test_pinguinos_server.py).
+    api.start(token, stake=41, expect=400)
+    assert api.call("GET", "/autoplay", token=token)["autoplay"]["running"] is True
     rounds = 0
     while True:
         reply = api.call("POST", "/autoplay/next", token=token, expect=200)

@@ -197,6 +197,25 @@ def _is_rows(value: Any) -> bool:
     )
 
 
+def _is_number_map(value: Any) -> bool:
+    """A mapping of names to numbers (e.g. Los 3 Pinguinos' ``rtp_by_play``)."""
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value.values())
+    )
+
+
+def map_table(name: str, values: dict[str, Any]) -> Table:
+    """One row per name; an RTP figure as a percentage."""
+    table = Table(title=name.replace("_", " "), title_justify="left")
+    table.add_column("")
+    table.add_column("RTP (of stake)" if "rtp" in name else "value", justify="right")
+    for key, v in values.items():
+        table.add_row(str(key).replace("_", " "), pct(v) if "rtp" in name else _cell(v))
+    return table
+
+
 def rows_table(name: str, rows: list[dict[str, Any]]) -> Table:
     table = Table(title=name.replace("_", " "), title_justify="left")
     columns = list(rows[0])
@@ -226,6 +245,9 @@ def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableT
             continue
         if _is_rows(value):  # e.g. the RTP by piggy-bank state: a table of its own
             more.append(rows_table(key, value))
+            continue
+        if _is_number_map(value):  # e.g. the RTP by play: a table of its own
+            more.append(map_table(key, value))
             continue
         shown = _cell(value)
         if len(shown) > 30:  # e.g. the exact fraction: a line under the tables, not a folded cell

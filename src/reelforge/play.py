@@ -5,8 +5,14 @@ works the same on a terminal, a pipe or a test's scripted input; end of input qu
 between rounds and takes the default inside a round (a round once paid for must finish).
 
 A round costs ``game.cost(stake, mode)``: the stake for a spin, the price for a bought
-feature.  The player's persistent state (e.g. Ghost of Gambini's piggy banks) is kept for
-the session per ``game.state_key`` and passed to each round, as the server does.
+feature.  The player's persistent state (e.g. Ghost of Gambini's piggy banks, Los 3 Pinguinos'
+Bonuses) is kept for the session per ``game.state_key`` and passed to each round, as the server
+does.
+
+A decision offering several actions (COLLECT or PLAY on a ladder, a nudge or done) is a menu:
+the player types an action's name (or its first letters), with a choice where it takes one
+(``nudge 2``), or just a choice when one action takes them; Enter plays the default.  Choices
+of the usual kinds are spelt out: a hold's bitmask as the reels it holds, a nudge's reel.
 """
 
 from __future__ import annotations
@@ -32,6 +38,50 @@ ReadLine = Callable[[], str]
 FEATURES = {"lock_spin": "Lock & Spin", "super_lock_spin": "Super Lock & Spin"}
 WILDS = {"gambini": "Gambini", "ghost": "The ghost"}
 FRAMES = [(".", "dim"), ("B", "dark_orange3"), ("S", "bold white"), ("G", "bold yellow")]  # by level
+LADDERS = {"sube_bonos": "Sube-Bonos", "sube_nada": "Sube-Nada"}
+
+
+def reels_text(reels: list[int]) -> str:
+    """0-based reels as the player counts them: ``reels 1+3``."""
+    if not reels:
+        return "no reel"
+    return ("reel " if len(reels) == 1 else "reels ") + "+".join(str(r + 1) for r in reels)
+
+
+def bonuses_text(n: int) -> str:
+    return f"{n} Bonus" + ("" if n == 1 else "es")
+
+
+def mask_reels(mask: int) -> list[int]:
+    return [r for r in range(mask.bit_length()) if mask >> r & 1]
+
+
+def choice_label(action: str, choice: int) -> str | None:
+    """What a choice means, for the kinds every game spells the same way: a ``hold`` is a
+    bitmask of reels (bit i = reel i), a ``nudge`` names a reel.  None: shown as it is."""
+    if action == "hold":
+        return "none" if choice == 0 else reels_text(mask_reels(choice))
+    if action == "nudge":
+        return f"reel {choice + 1}"
+    return None
+
+
+PINGUINOS_EVENTS = {
+    "nudge_offer",
+    "nudge",
+    "nudges_done",
+    "vertical_lines",
+    "hold_offer",
+    "hold",
+    "no_prize",
+    "prize",
+    "bonuses",
+    "disco_start",
+    "disco_stop",
+    "ladder_start",
+    "ladder_step",
+    "ladder_end",
+}
 
 
 def ghosts_text(ghosts: list[dict[str, Any]]) -> str:
@@ -101,6 +151,10 @@ class TerminalPlay:
         else:
             offer, what = f"play {self.mode} for {self.money(cost)} (bet {self.money(stake)})", "price"
         self.console.print(f"[bold]{escape(self.game.name)}[/bold]  balance {self.money(balance)}")
+        symbols = self.game.info().get("symbols")
+        if isinstance(symbols, dict) and all(isinstance(v, str) for v in symbols.values()):
+            legend = ", ".join(f"{code} {name}" for code, name in symbols.items())
+            self.console.print(f"Symbols: {legend}", markup=False, highlight=False)
         while max_rounds is None or s.rounds < max_rounds:
             if s.balance < cost:
                 self.console.print(
@@ -128,7 +182,7 @@ class TerminalPlay:
         rnd = self.game.start(stake, self.rng, variant=self.variant, mode=self.mode, player_state=state)
         shown = self.show_events(rnd, 0)
         while not rnd.complete:
-            action = self.decide(rnd, rnd.actions[0])
+            action = self.decide(rnd)
             rnd = self.game.act(rnd, action, self.rng)
             shown = self.show_events(rnd, shown)
         if key is not None and rnd.player_state is not None:
@@ -137,14 +191,83 @@ class TerminalPlay:
         return rnd
 
     def show_player_state(self, state: dict[str, Any]) -> None:
-        """What the player carries to the next round at this bet, e.g. ``piggies 2 / 0``."""
+        """What the player carries to the next round at this bet, e.g. ``piggies 2 / 0`` or
+        ``bonuses 3, vertical lines 2`` (empty fields left out)."""
         parts = [
-            f"{name} {' / '.join(str(v) for v in value) if isinstance(value, list) else value}"
+            f"{name.replace('_', ' ')} "
+            f"{' / '.join(str(v) for v in value) if isinstance(value, list) else value}"
             for name, value in state.items()
+            if not (isinstance(value, dict | list) and not value)
         ]
         self.console.print(f"[cyan]{escape(', '.join(parts))}[/]")
 
-    def decide(self, rnd: Round, spec: ActionSpec) -> Action:
+    def decide(self, rnd: Round) -> Action:
+        """The player's action at this step: a menu when several actions are offered."""
+        if len(rnd.actions) > 1:
+            return self.choose_action(rnd)
+        return self.decide_one(rnd, rnd.actions[0])
+
+    def show_choices(self, spec: ActionSpec) -> None:
+        """A legend for choices that mean something else than their number."""
+        labels = [(c, choice_label(spec.name, c)) for c in spec.choices or []]
+        if all(label is not None for _, label in labels) and labels:
+            self.console.print(
+                "  " + "  ".join(f"{c} {label}" for c, label in labels), markup=False, highlight=False
+            )
+
+    def choose_action(self, rnd: Round) -> Action:
+        """Several actions: ``name [choice]`` (a unique prefix will do), a bare choice for the
+        one action taking choices, Enter for the default."""
+        specs = rnd.actions
+        default = rnd.default_action()
+        options = " / ".join(f"{s.name} {s.choices}" if s.choices is not None else s.name for s in specs)
+        shown = default.name
+        if default.choice is not None:
+            shown += f" {default.choice}"
+            label = choice_label(default.name, default.choice)
+            if label:
+                shown += f" ({label})"
+        for spec in specs:
+            if spec.choices is not None:
+                self.show_choices(spec)
+        with_choices = [s for s in specs if s.choices is not None]
+        while True:
+            answer = self.ask(f"{options} (Enter = {shown}): ")
+            if answer is None or answer == "":
+                return default
+            words = answer.lower().split()
+            spec: ActionSpec | None = None
+            choice_word: str | None = None
+            if len(words) == 1 and words[0].lstrip("-").isdigit() and len(with_choices) == 1:
+                spec, choice_word = with_choices[0], words[0]
+            elif 1 <= len(words) <= 2:
+                exact = [s for s in specs if s.name == words[0]]
+                prefixed = [s for s in specs if s.name.startswith(words[0])]
+                found = exact or prefixed
+                if len(found) == 1:
+                    spec = found[0]
+                    choice_word = words[1] if len(words) == 2 else None
+            if spec is not None:
+                action = self.parse_choice(spec, choice_word)
+                if action is not None:
+                    return action
+            self.console.print(f"{answer!r} is not one of the choices.", markup=False)
+
+    @staticmethod
+    def parse_choice(spec: ActionSpec, word: str | None) -> Action | None:
+        """``spec`` with the choice ``word`` names (its default when none is given); None when
+        the word is no allowed choice, or the action takes none."""
+        if spec.choices is None:
+            return Action(name=spec.name) if word is None else None
+        if word is None:
+            return Action(name=spec.name, choice=spec.default)
+        try:
+            choice = int(word)
+        except ValueError:
+            return None
+        return Action(name=spec.name, choice=choice) if choice in spec.choices else None
+
+    def decide_one(self, rnd: Round, spec: ActionSpec) -> Action:
         """Ask when there is a real choice; a plain action (a free spin) just goes on."""
         if spec.choices is None and not spec.needs_player:
             return Action(name=spec.name)
@@ -152,9 +275,13 @@ class TerminalPlay:
             self.ask(f"Enter to {spec.name}: ")
             return Action(name=spec.name)
         label = "pick a stone" if spec.name == "pick" else spec.name
+        default = f"{spec.default}"
+        if spec.default is not None and (meaning := choice_label(spec.name, spec.default)):
+            default += f", {meaning}"
         while True:
             self.show_pick_board(rnd)
-            answer = self.ask(f"{label} {spec.choices} (Enter = {spec.default}): ")
+            self.show_choices(spec)
+            answer = self.ask(f"{label} {spec.choices} (Enter = {default}): ")
             if answer is None or answer == "":
                 return Action(name=spec.name, choice=spec.default)
             try:
@@ -226,22 +353,108 @@ class TerminalPlay:
             c.print(f"{name} over: wins {self.money(e['credits'] * rnd.coin)}")
         elif kind == "max_win":
             c.print(f"[bold red]MAX WIN reached: {self.money(e['credits'] * rnd.coin)}[/]")
+        elif kind in PINGUINOS_EVENTS:
+            self.show_machine_event(rnd, e)
         elif kind == "round_end":
             style = "bold green" if rnd.win else "dim"
-            c.print(f"[{style}]Round win: {self.money(rnd.win)}[/]")
+            bonuses = e.get("bonuses_won")
+            won = f", {bonuses_text(bonuses)} won" if bonuses else ""
+            c.print(f"[{style}]Round win: {self.money(rnd.win)}{won}[/]")
         else:  # a future game's event: still show something rather than nothing
             c.print(escape(str(e)))
+
+    def prize_text(self, rnd: Round, code: str) -> str:
+        """A Disco prize: ``C<cents>`` cash or ``B<n>`` Bonuses at the unit bet."""
+        amount = int(code[1:])
+        if code[0] == "B":
+            return bonuses_text(amount * rnd.coin)
+        return self.money(amount * rnd.coin)
+
+    def show_machine_event(self, rnd: Round, e: dict[str, Any]) -> None:
+        """Los 3 Pinguinos: nudges, holds, the prize, the Disco, the ladders, Bonuses and the
+        vertical-lines counter."""
+        c = self.console
+        kind = e["type"]
+        if kind == "nudge_offer":
+            c.print(
+                f"[bold magenta]{e['nudges']} nudge(s)![/] Nudge a reel (the symbol above drops onto "
+                "the line), or done."
+            )
+        elif kind == "nudge":
+            c.print(f"Nudge {reels_text([e['reel']])} ({e['left']} left)")
+            c.print(self.window_table(e, ""))
+            self.show_payline(e)
+        elif kind == "nudges_done":
+            c.print(f"Nudges done ({e['left']} unused)")
+        elif kind == "vertical_lines":
+            c.print(f"  vertical lines +{e['hits']}: counter {e['before']} -> {e['counter']}")
+        elif kind == "hold_offer":
+            c.print(
+                f"[bold magenta]HOLD![/] Hold up to two reels for a free game; the game suggests "
+                f"{reels_text(mask_reels(e['suggested']))}."
+            )
+        elif kind == "hold":
+            mine = f"Holding {reels_text(e['held'])}" if e["held"] else "Holding nothing"
+            suggested = e.get("suggested")
+            if suggested is not None and suggested != e["mask"]:
+                mine += f" (suggested {reels_text(mask_reels(suggested))})"
+            c.print(mine)
+        elif kind == "no_prize":
+            c.print("[dim]No prize[/]")
+        elif kind == "prize":
+            if e["kind"] == "bonus":
+                c.print(f"[bold green]Bonus line: {bonuses_text(e['bonuses'])}[/]")
+            elif e["kind"] == "disco":
+                c.print("[bold magenta]DISCO![/]")
+            else:
+                ladder = f", into {LADDERS.get(e['ladder'], e['ladder'])}" if e["ladder"] else ""
+                c.print(
+                    f"[bold green]Prize {escape(str(e['symbol']))}: "
+                    f"{self.money(e['credits'] * rnd.coin)}{ladder}[/]"
+                )
+        elif kind == "bonuses":
+            c.print(f"[bold green]+{bonuses_text(e['won'])}[/] (Bonuses {e['balance']})")
+        elif kind == "disco_start":
+            shown = ", ".join(self.prize_text(rnd, p) for p in e["penguins"])
+            c.print(f"Five penguins light in turn: {shown}. STOP lights one.")
+        elif kind == "disco_stop":
+            c.print(f"The Disco stops on penguin {e['penguin'] + 1}: {self.prize_text(rnd, e['prize'])}")
+        elif kind == "ladder_start":
+            name = LADDERS.get(e["kind"], e["kind"])
+            c.print(f"[bold]{name}[/] at {self.money(e['credits'] * rnd.coin)}: COLLECT it or PLAY for more")
+        elif kind == "ladder_step":
+            result = e["result"]
+            if result == "up":
+                c.print(f"PLAY: [green]up to {self.money(e['credits'] * rnd.coin)}[/]")
+            elif result == "down":
+                c.print(f"PLAY: [yellow]down to {self.money(e['credits'] * rnd.coin)}[/]")
+            elif result == "nothing":
+                c.print("PLAY: [red]lost: nothing[/]")
+            else:
+                c.print(
+                    f"PLAY: the {self.money(e['from_credits'] * rnd.coin)} turns into "
+                    f"{bonuses_text(e['bonuses'])}"
+                )
+        elif kind == "ladder_end":
+            how = {"collect": "Collected", "maximum": "Top of the ladder:"}.get(e["how"], e["how"])
+            c.print(f"[green]{how} {self.money(e['credits'] * rnd.coin)}[/]")
 
     def show_spin(self, rnd: Round, e: dict[str, Any]) -> None:
         reels = str(e.get("reels", "base"))
         mult = int(e.get("multiplier", 1))
         title = {"base": "Spin", "free": "Free spin reels", "spin_to_win": "Spin To Win"}.get(reels, reels)
+        if e.get("game") == "held":  # a held game: only the reels not held spin
+            title = f"Held game: {reels_text(e['spinning'])} spin"
         tail = reels.rsplit("_", 1)[-1]
         if reels.startswith("random_wilds_") and tail.isdigit():  # the event counts sets from 0
             title = f"Random wilds reels (set {int(tail) + 1})"
         if mult > 1:
             title += f" x{mult}"
+        if len(title) > 6 * len(e["window"]):  # a title wider than the grid: a line of its own
+            self.console.print(title, markup=False, highlight=False)
+            title = ""
         self.console.print(self.window_table(e, title))
+        self.show_payline(e)
         for way in e.get("ways", []):
             pays = way["credits"] * mult * rnd.coin
             self.console.print(
@@ -260,6 +473,11 @@ class TerminalPlay:
         self.show_magic(rnd, e)
         if e.get("credits"):
             self.console.print(f"  [green]spin wins {self.money(e['credits'] * rnd.coin)}[/]")
+
+    def show_payline(self, e: dict[str, Any]) -> None:
+        """A game paying on one center line (Los 3 Pinguinos) names what stands on it."""
+        if isinstance(e.get("line"), list):
+            self.console.print(f"  payline: {' '.join(e['line'])}", markup=False, highlight=False)
 
     def show_magic(self, rnd: Round, e: dict[str, Any]) -> None:
         """Ghost of Gambini's spin: the magic shot, the rewinds, the ghost's coins, the
@@ -315,14 +533,21 @@ class TerminalPlay:
         n_rows = len(window[0]) if window else 1
         collected = {(got["position"] // n_rows, got["position"] % n_rows) for got in e.get("collected", [])}
         scatters = {tuple(p) for p in e.get("scatters", [])} | collected
-        table = Table(title=title, show_header=False, box=box.SQUARE, title_justify="left")
+        payline = n_rows // 2 if "line" in e else None  # a center payline (Los 3 Pinguinos)
+        table = Table(title=title or None, show_header=False, box=box.SQUARE, title_justify="left")
         for _ in window:
             table.add_column(justify="center", min_width=3)
         for row in range(len(window[0]) if window else 0):
             cells = []
             for reel, column in enumerate(window):
                 style = (
-                    "bold yellow" if (reel, row) in winning else "magenta" if (reel, row) in scatters else ""
+                    "bold yellow"
+                    if (reel, row) in winning
+                    else "magenta"
+                    if (reel, row) in scatters
+                    else "bold reverse"
+                    if row == payline
+                    else ""
                 )
                 cells.append(Text(column[row], style=style))
             table.add_row(*cells)

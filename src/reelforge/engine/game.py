@@ -23,6 +23,11 @@ class Game(Protocol):
     # their own (e.g. ``("bonuses",)``): never negative, and every change the game makes to one
     # is recorded and audited by the server like money.  ``()`` for most games.
     side_balances: tuple[str, ...]
+    # The most rounds one autoplay run of this game may play (Los 3 Pinguinos' seed: "up to a
+    # maximum of 100"), or None for no cap of the game's own.  The server applies it together
+    # with the jurisdiction profile's cap (the smaller wins).  Optional: a game that does not
+    # define it has none (read it with :func:`autoplay_cap`).
+    autoplay_max_spins: int | None
 
     def bet_levels(self) -> list[BetLevel]: ...
 
@@ -78,6 +83,14 @@ class Game(Protocol):
         at None.  A step whose actions need the player (``needs_player``) must answer None
         unless the settings resolve that decision.  Never called on a complete round."""
         ...
+
+
+def autoplay_cap(game: Game) -> int | None:
+    """The game's own cap on an autoplay run (``autoplay_max_spins``), None when it has none."""
+    cap = getattr(game, "autoplay_max_spins", None)
+    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+        raise TypeError(f"{game.id}.autoplay_max_spins must be a positive integer or None, got {cap!r}")
+    return cap
 
 
 def standard_auto_action(round_: Round) -> Action | None:

@@ -25,7 +25,7 @@ from sqlalchemy import Connection, Engine, Row, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from reelforge.engine.autoplay import Autoplay, AutoplayLimits
-from reelforge.engine.game import Game
+from reelforge.engine.game import Game, autoplay_cap
 from reelforge.engine.round import Action, InvalidAction, Round
 from reelforge.games import registry
 from reelforge.money import InvalidBet, find_bet
@@ -337,8 +337,12 @@ class GameServer:
         mode: str,
         script: list[int] | None,
         autoplay_id: int | None,
-    ) -> tuple[int, Round, int]:
-        """Checks, debit, first step, all in the caller's transaction.
+    ) -> tuple[int, Round, int, dict[str, Any] | None]:
+        """Checks, debit, first step, all in the caller's transaction.  Returns the round's id,
+        the round, the balance and, for a start by hand (``autoplay_id`` None) while an autoplay
+        of the game runs, that autoplay stopped: pressing PLAY stops it (Los 3 Pinguinos' seed,
+        2.1).  It is stopped in this transaction, so a start refused for any reason leaves it
+        running.
 
         ``stake`` is the bet level, what :meth:`Game.start` takes; the debit is
         ``game.cost(stake, mode)`` (a bought feature costs a multiple of the bet), and the
@@ -348,8 +352,9 @@ class GameServer:
         if is_bonus_buy(mode) and not ctx.profile.bonus_buy:
             raise forbidden("buying a feature is not allowed under this jurisdiction", "bonus_buy_forbidden")
         running_autoplay, pending_id, variant, disabled = self.prechecks(conn, ctx.player.id, game)
+        cancelled = None
         if running_autoplay is not None and autoplay_id is None:
-            raise conflict("autoplay is running for this game: stop it first", "autoplay_running")
+            cancelled = self._cancel_autoplay(conn, running_autoplay)
         try:
             find_bet(game.bet_levels(variant), stake)
             cost = game.cost(stake, mode)
@@ -412,7 +417,7 @@ class GameServer:
                     player_state, rnd.player_state,
                 )  # fmt: skip
             store.save_player_state(conn, ctx.player.id, game.id, state_key, rnd.player_state)
-        return round_id, rnd, balance
+        return round_id, rnd, balance, cancelled
 
     def _after_step(
         self,
@@ -497,8 +502,11 @@ class GameServer:
         def work(conn: Connection) -> tuple[int, dict]:
             ctx = holder[0]
             game = self.game(game_id)
-            round_id, rnd, balance = self._open_round(conn, ctx, game, stake, mode, script, None)
-            reply = {"round": self._view(round_id, rnd), "balance": balance}
+            # A start by hand stops a running autoplay of the game (pressing PLAY).
+            round_id, rnd, balance, cancelled = self._open_round(conn, ctx, game, stake, mode, script, None)
+            reply: dict[str, Any] = {"round": self._view(round_id, rnd), "balance": balance}
+            if cancelled is not None:
+                reply["autoplay"] = cancelled
             if rnd.complete and (closed := self._close_if_spent(conn, ctx)):
                 reply["session_closed"] = closed
             return 201, reply
@@ -797,6 +805,7 @@ class GameServer:
             info["bets_disabled"] = [b.stake for b in levels if b.stake in disabled]
             info["side_balances"] = list(game.side_balances)
             info["play_settings"] = game.play_settings()
+            info["autoplay_max_spins"] = self.autoplay_limit(profile, game)
             info["rtp"] = self.exact_for(game, variant)["rtp"]
             info["modes"] = [m for m in game.modes if profile.bonus_buy or not is_bonus_buy(m)]
             out.append(info)
@@ -815,6 +824,23 @@ class GameServer:
         if row is None:
             raise conflict("no autoplay is running", "autoplay_not_running")
         return row, Autoplay.model_validate_json(row.state)
+
+    def _cancel_autoplay(self, conn: Connection, autoplay_id: int) -> dict[str, Any]:
+        """Stop a running autoplay (``cancelled``), as pressing PLAY does: its view."""
+        row = conn.execute(select(t.autoplays).where(t.autoplays.c.id == autoplay_id)).one()
+        ap = Autoplay.model_validate_json(row.state)
+        ap.stop("cancelled")
+        self._save_autoplay(conn, row.id, ap)
+        return self._autoplay_view(row.id, row.game, ap)
+
+    @staticmethod
+    def autoplay_limit(profile: Profile, game: Game) -> int | None:
+        """The most rounds one autoplay run of ``game`` may play under ``profile``: the
+        smaller of the profile's cap and the game's own; None when autoplay is forbidden."""
+        if profile.autoplay_max_spins is None:
+            return None
+        caps = [profile.autoplay_max_spins, autoplay_cap(game)]
+        return min(c for c in caps if c is not None)
 
     def _save_autoplay(self, conn: Connection, autoplay_id: int, ap: Autoplay) -> None:
         conn.execute(
@@ -847,6 +873,9 @@ class GameServer:
                 if not isinstance(stake, int):
                     raise ValueError("stake must be an integer of minor units")
                 find_bet(game.bet_levels(self.variant_for(conn, game)), stake)
+                game_cap = autoplay_cap(game)
+                if game_cap is not None and limits.spins > game_cap:
+                    raise ValueError(f"{game.name} plays at most {game_cap} games, {limits.spins} asked")
                 ap = Autoplay.begin(limits, stake, max_spins=ctx.profile.autoplay_max_spins)
             except (ValidationError, ValueError) as exc:
                 raise bad_request(f"autoplay refused: {exc}", "invalid_autoplay") from None
@@ -917,7 +946,7 @@ class GameServer:
                         "round": None,
                         "balance": balance,
                     }
-                round_id, rnd, balance = self._open_round(conn, ctx, game, ap.stake, "base", None, row.id)
+                round_id, rnd, balance, _ = self._open_round(conn, ctx, game, ap.stake, "base", None, row.id)
                 ap.round_started()
             state_key = self._state_key(conn, game, round_id, rnd)
             settings = effective_settings(game, stored_play_settings(ctx.session.play_settings))

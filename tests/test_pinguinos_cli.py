@@ -1,0 +1,216 @@
+"""The ``reelforge`` command line on Los 3 Pinguinos: the exact RTP of a variant with the RTP by
+play (AUTO, the default play, AUTO-RISK), the numba Monte Carlo, and terminal play with its
+decisions (a hold with another mask than the suggested one, nudges and done from a menu, PLAY and
+COLLECT on the ladders, the Disco stop) and the machine state carried from round to round."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from reelforge.cli import app
+from reelforge.engine.round import Action, Round
+from reelforge.games import get_game
+from reelforge.money import format_minor
+from reelforge.rng import SeededRandom
+
+GAME_ID = "los-3-pinguinos"
+GAME = get_game(GAME_ID)  # the registry's instance, as the CLI's: exact figures cached
+runner = CliRunner()
+
+
+def invoke(*args: str, stdin: str | None = None) -> Any:
+    return runner.invoke(app, list(args), input=stdin)
+
+
+def json_out(*args: str) -> Any:
+    result = invoke(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+# -- rtp -----------------------------------------------------------------------------------------
+
+
+def test_rtp_json_of_variant_70_has_the_rtp_by_play() -> None:
+    out = json_out("rtp", GAME_ID, "--variant", "70")
+    assert out == json.loads(json.dumps(GAME.exact("70")))
+    assert (out["game"], out["variant"], out["mode"], out["method"]) == (GAME_ID, "70", "base", "exact")
+    by_play = out["rtp_by_play"]
+    assert set(by_play) == {"auto", "default", "auto_risk"}
+    assert out["rtp"] == by_play["auto"] == pytest.approx(0.70, abs=1e-4)
+    assert by_play["default"] < by_play["auto"] < by_play["auto_risk"]
+    for play, fraction in out["rtp_by_play_fraction"].items():
+        assert float(Fraction(fraction)) == pytest.approx(by_play[play], rel=1e-15)
+    assert sum(out["components"].values()) == pytest.approx(out["rtp"], abs=1e-12)
+    assert out["bonus_value_cents"] == GAME.data("70").game.bonus_value
+    assert GAME.exact("95")["rtp"] == pytest.approx(0.95, abs=1e-4)  # the variant matters
+
+    table = invoke("rtp", GAME_ID, "--variant", "70")
+    assert table.exit_code == 0, table.output
+    text = table.stdout
+    assert "variant 70" in text and f"{out['rtp'] * 100:.4f}%" in text
+    # The RTP by play is a table of its own, in percent, not a dump of a dict.
+    assert "rtp by play" in text and "rtp by play: {" not in text
+    for play, value in by_play.items():
+        row = next(line for line in text.splitlines() if re.search(rf"│ {play.replace('_', ' ')}\s+│", line))
+        assert f"{value * 100:.4f}%" in row
+    result = invoke("rtp", GAME_ID, "--variant", "60")
+    assert result.exit_code != 0 and "60" in result.output
+
+
+# -- simulate --------------------------------------------------------------------------------------
+
+
+def test_simulate_the_auto_play_of_a_variant() -> None:
+    args = ("simulate", GAME_ID, "--variant", "70", "--rounds", "20000", "--seed", "7")
+    sim = json_out(*args)
+    assert (sim["game"], sim["variant"], sim["mode"], sim["rounds"], sim["seed"]) == (
+        GAME_ID,
+        "70",
+        "base",
+        20_000,
+        7,
+    )
+    lo, hi = sim["ci99"]
+    assert lo < GAME.exact("70")["rtp"] < hi and 0 < sim["hit_frequency"] < 1
+    assert sim["features"]["bonuses"]["count"] > 0
+    again = json_out(*args)
+    drop = {"rounds_per_second", "seconds"}
+    assert {k: v for k, v in again.items() if k not in drop} == {
+        k: v for k, v in sim.items() if k not in drop
+    }
+    table = invoke(*args)
+    assert table.exit_code == 0, table.output
+    assert "Monte Carlo" in table.stdout and "inside" in table.stdout
+
+
+# -- play ------------------------------------------------------------------------------------------
+
+
+class Policy:
+    """What the test player types, played here on the rules with the seeded stream the command
+    uses: a hold of another mask than the suggested one; at the first nudge offer garbage, then
+    ``done``; at the second a bare reel number (the best one); later Enter; on a ladder PLAY
+    once (``p``), then COLLECT (``c``); Enter to stop the Disco."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.nudge_menus = 0
+        self.seen: set[str] = set()
+
+    def decide(self, rnd: Round, plays: int) -> Action:
+        names = [a.name for a in rnd.actions]
+        phase = rnd.state["phase"]
+        self.seen.add(phase)
+        if phase == "ladder":
+            assert names == ["collect", "play"]
+            self.lines.append("p" if plays == 0 else "c")
+            return Action(name="play" if plays == 0 else "collect")
+        if phase == "nudge":
+            assert sorted(names) == ["done", "nudge"]
+            self.nudge_menus += 1
+            nudge = next(a for a in rnd.actions if a.name == "nudge")
+            if self.nudge_menus == 1:
+                self.lines += ["zzz", "done"]
+                return Action(name="done")
+            if self.nudge_menus == 2:
+                self.lines.append(str(nudge.default))
+                return Action(name="nudge", choice=nudge.default)
+            self.lines.append("")
+            return rnd.default_action()
+        if phase == "hold":
+            (spec,) = rnd.actions
+            mask = next(c for c in spec.choices or [] if c != spec.default)
+            self.lines.append(str(mask))
+            return Action(name="hold", choice=mask)
+        assert phase == "disco" and names == ["stop"]
+        self.lines.append("")
+        return Action(name="stop")
+
+
+def session(seed: int, stake: int, max_rounds: int) -> tuple[Policy, list[Round]]:
+    """Rounds as ``reelforge play --seed`` deals them to the policy, until every kind of
+    decision has come (or ``max_rounds``)."""
+    rng = SeededRandom(seed)
+    policy = Policy()
+    state = None
+    rounds = []
+    while len(rounds) < max_rounds:
+        policy.lines.append("")  # Enter to spin
+        rnd = GAME.start(stake, rng, player_state=state)
+        plays = 0
+        while not rnd.complete:
+            action = policy.decide(rnd, plays)
+            plays += action.name == "play"
+            rnd = GAME.act(rnd, action, rng)
+        state = rnd.player_state
+        rounds.append(rnd)
+        if {"ladder", "nudge", "hold", "disco"} <= policy.seen and policy.nudge_menus >= 3:
+            break
+    return policy, rounds
+
+
+def a_full_session(stake: int) -> tuple[int, Policy, list[Round]]:
+    for seed in range(200):
+        policy, rounds = session(seed, stake, 400)
+        every = {"ladder", "nudge", "hold", "disco"} <= policy.seen and policy.nudge_menus >= 3
+        if every and any(r.state["bonuses_won"] for r in rounds):
+            return seed, policy, rounds
+    raise AssertionError("no seed brings every decision within 400 rounds")
+
+
+def test_play_in_the_terminal_with_every_decision() -> None:
+    stake, balance = 100, 100_000  # €1: coin 5
+    seed, policy, rounds = a_full_session(stake)
+    result = invoke(
+        "play", GAME_ID, "--seed", str(seed), "--stake", str(stake), "--balance", str(balance),
+        "--rounds", str(len(rounds)), stdin="\n".join(policy.lines) + "\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Symbols: CH Cherries" in out and "Enter to spin €1.00 / q to quit" in out
+    assert "payline:" in out and "┌" in out
+    # Nudges: a menu of both actions, the reels spelt out; garbage refused, then done.
+    offers = sum(1 for r in rounds for e in r.events if e["type"] == "nudge_offer")
+    assert out.count("nudge(s)!") == offers >= 3
+    assert re.search(r"(nudge \[0, 1, 2\] / done|done / nudge \[0, 1, 2\]) \(Enter = ", out)
+    assert "0 reel 1  1 reel 2  2 reel 3" in out
+    assert "'zzz' is not one of the choices." in out and "Nudges done (" in out
+    assert re.search(r"Nudge reel \d \(\d left\)", out)
+    # The hold: the masks spelt out, another mask than the suggested one held.
+    assert "HOLD! Hold up to two reels" in out and "0 none  1 reel 1  2 reel 2  3 reels 1+2" in out
+    assert re.search(r"hold \[0, 1, 2, 3, 4, 5, 6\] \(Enter = \d, reels? [\d+]+\): ", out)
+    assert "(suggested reel" in out and "Held game: " in out
+    # The ladders and the Disco.
+    assert "collect / play (Enter = collect): " in out and "PLAY: " in out and "COLLECT it or PLAY" in out
+    assert "DISCO!" in out and "The Disco stops on penguin" in out and "Enter to stop: " in out
+    assert "Bonuses won" in out or "Bonus line:" in out
+    # The machine after every round, as the rules left it.
+    shown = re.findall(r"^bonuses (\d+), vertical lines (\d+)$", out, flags=re.M)
+    assert [(int(b), int(v)) for b, v in shown] == [
+        (r.player_state["bonuses"], r.player_state["vertical_lines"]) for r in rounds
+    ]
+    assert rounds[-1].player_state["bonuses"] > 0
+    won = sum(r.win for r in rounds)
+    staked = len(rounds) * stake
+    assert (
+        f"Played {len(rounds)} round(s): staked {format_minor(staked, 'EUR')}, won {format_minor(won, 'EUR')}"
+        in out
+    )
+    assert f"Final balance {format_minor(balance - staked + won, 'EUR')}." in out
+    assert "{'type'" not in out  # every event of the game is told in words
+
+
+def test_play_refuses_a_stake_not_offered_and_stops_below_the_bet() -> None:
+    result = invoke("play", GAME_ID, "--stake", "40", stdin="\n")
+    assert result.exit_code != 0 and "offered stakes" in result.output
+    result = invoke("play", GAME_ID, "--seed", "1", "--stake", "100", "--balance", "99", stdin="\n")
+    assert result.exit_code == 0, result.output
+    assert "Balance €0.99 is below the stake €1.00: stopping." in result.stdout
+    assert "Played 0 round(s)" in result.stdout
