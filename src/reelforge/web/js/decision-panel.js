@@ -138,6 +138,12 @@ export class DecisionPanel {
     return h("div.mask", h("div.mask__toggles", toggles), confirm);
   }
 
+  /** The primary decision (the Spin button): a custom UI's own `primary()`, else the first button. */
+  primary() {
+    for (const c of this.customs) if (c.primary?.()) return;
+    this.buttons[0]?.click();
+  }
+
   /** Keyboard; returns true when the key was used. */
   handleKey(e) {
     if (!this.open) return false;

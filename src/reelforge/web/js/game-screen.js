@@ -83,6 +83,20 @@ export class GameScreen {
       sound: this.app.sound,
       // The player's stored state for this game, per state key (e.g. piggy banks per bet level).
       playerState: () => this.api.get(`/state?game=${encodeURIComponent(this.game.id)}`),
+      // For renderers that draw a whole machine (Los 3 Pinguinos): its own buttons and displays.
+      api: this.api,
+      balance: () => this.app.balance,
+      busy: () => this.busy || Boolean(this.autoplay?.running),
+      autoplayRunning: () => Boolean(this.autoplay?.running),
+      play: () => this.primary(),
+      autoplay: () => (this.autoplay?.running ? this.stopAutoplay() : this.openAutoplay()),
+      setBet: (i) => {
+        if (!this.busy && !this.autoplay?.running && this.game.bet_levels[i]) this.setLevel(i);
+      },
+      nextBet: () => {
+        if (!this.busy && !this.autoplay?.running) this.setLevel((this.levelIndex + 1) % this.game.bet_levels.length);
+      },
+      betIndex: () => this.levelIndex,
     };
     this.renderer = mod.createRenderer(ctx);
     this.build(view);
@@ -97,12 +111,13 @@ export class GameScreen {
     this.betValue = h("button.bet__value", { type: "button", "data-testid": "bet-value", "aria-label": "Choose the bet", onclick: () => this.chooseBet() });
     this.betDown = h("button.round-btn.bet__down", { type: "button", "aria-label": "Lower bet", "data-testid": "bet-down", onclick: () => this.changeBet(-1) }, "−");
     this.betUp = h("button.round-btn.bet__up", { type: "button", "aria-label": "Raise bet", "data-testid": "bet-up", onclick: () => this.changeBet(1) }, "+");
-    this.spinLabel = h("span.spin-btn__label", "Spin");
+    this.labels = { spin: "Spin", autoplay: "Auto", ...(this.renderer.labels || {}) };
+    this.spinLabel = h("span.spin-btn__label", this.labels.spin);
     this.spinSub = h("span.spin-btn__sub", { "data-testid": "spin-sub" });
     this.spinBtn = h("button.spin-btn", { type: "button", "data-testid": "spin", "aria-label": "Spin (Space)", onclick: () => this.primary() },
       h("span.spin-btn__icon", { "aria-hidden": "true", html: '<svg viewBox="0 0 24 24"><path d="M12 4a8 8 0 0 1 7.4 5H17v2h6V5h-2v2.6A10 10 0 1 0 22 13h-2a8 8 0 1 1-8-9z"/></svg>' }),
       this.spinLabel, this.spinSub);
-    this.autoBtn = h("button.pill-btn.auto-btn", { type: "button", "data-testid": "autoplay", title: "Autoplay (A)", onclick: () => this.openAutoplay() }, "Auto");
+    this.autoBtn = h("button.pill-btn.auto-btn", { type: "button", "data-testid": "autoplay", title: "Autoplay (A)", onclick: () => this.openAutoplay() }, this.labels.autoplay);
     // Feature buys: modes named buy…, offered by the server only where the profile allows them.
     this.buyModes = (g.modes || []).filter((m) => m.startsWith("buy"));
     this.buyBtn = h("button.pill-btn.buy-btn", { type: "button", "data-testid": "buy", title: "Buy a feature", onclick: () => this.openBuy() }, "Buy");
@@ -157,11 +172,12 @@ export class GameScreen {
     } else {
       this.spinBtn.classList.remove("spin-btn--stop");
       this.spinSub.dataset.testid = "spin-sub";
-      this.spinLabel.textContent = "Spin";
+      this.spinLabel.textContent = this.labels.spin;
       if (!this.countingDown) this.spinSub.textContent = "";
       this.spinBtn.setAttribute("aria-label", "Spin (Space)");
       this.spinBtn.disabled = this.busy && !this.panel.open;
     }
+    this.renderer.controlsChanged?.({ busy: this.busy, autoplay: Boolean(this.autoplay?.running), locked });
   }
 
   changeBet(delta) {
@@ -202,13 +218,14 @@ export class GameScreen {
       return;
     }
     if (this.panel.open) {
-      this.panel.buttons[0]?.click();
+      this.panel.primary();
       return;
     }
     if (!this.busy) this.spin();
   }
 
   onKey(e) {
+    if (this.renderer.onKey?.(e)) return true; // a machine's own keys first (Los 3 Pinguinos)
     if (this.panel.open && this.panel.handleKey(e)) return true;
     switch (e.key) {
       case " ":

@@ -4,6 +4,7 @@
 const REGISTRY = {
   "reign-of-gnomes": () => import("./reign-of-gnomes.js"),
   "ghost-of-gambini": () => import("./ghost-of-gambini.js"),
+  "los-3-pinguinos": () => import("./los-3-pinguinos.js"),
 };
 
 export function hasRenderer(gameId) {

@@ -1,0 +1,1408 @@
+// Los 3 Pinguinos, the lower game: a Spanish arcade fruit machine.  Three reels of 16
+// symbols behind glass with the red payline, the lit paytable (the payout scale, which is
+// also the ladder of Sube-Bonos and Sube-Nada), the nudge lamps, the vertical-lines counter,
+// the PRIZE / BONUSES / BALANCE displays, the MESSAGE / RISK GAME marquee, the Disco's five
+// penguins, and the machine's own buttons: HOLD / ADVANCE under each reel, COLLECT, AUTO
+// (auto-advance), AUTO-RISK and AUTO-PLAY; PLAY is the game screen's big button.  Art:
+// ./pinguinos-art.js; look: css/pinguinos.css.
+//
+// Every decision is taken over from the generic panel (`decision`): the reel buttons hold or
+// nudge, COLLECT collects (or ends the nudges), PLAY plays (the held game, the best nudge, a
+// ladder step, the Disco stop).  AUTO and AUTO-RISK are the session's play settings on the
+// server (PUT /settings), which the server's autoplay applies; in a game played by hand the
+// client follows them too (the suggested nudge, PLAY on every ladder step).
+
+import { newKey } from "../api.js";
+import { formatPercent } from "../money.js";
+import { countUp, h, svg, wait } from "../ui.js";
+import { banner, bigWin, plural } from "./common.js";
+import { SPRITE, TILE_ART } from "./pinguinos-art.js";
+
+const STOPS = 16;
+const COPIES = 5; // the strip is drawn five times over: room to run and land
+const REELS = 3;
+const NUDGE_LAMPS = 4;
+const REEL_NAMES = ["left", "center", "right"];
+const LADDER_NAMES = { sube_bonos: "Sube-Bonos", sube_nada: "Sube-Nada" };
+
+function ensureArt() {
+  if (!document.getElementById("l3p-style")) {
+    const link = h("link", { id: "l3p-style", rel: "stylesheet", href: new URL("../../css/pinguinos.css", import.meta.url).href });
+    document.head.append(link);
+  }
+  if (!document.getElementById("l3p-sprite")) {
+    const el = svg(SPRITE);
+    el.id = "l3p-sprite";
+    document.body.prepend(el);
+  }
+}
+
+const use = (id, cls = "") =>
+  svg(`<svg class="l3p-svg ${cls}" viewBox="0 0 100 100" aria-hidden="true"><use href="#l3p-${id}"/></svg>`);
+
+export function createRenderer(ctx) {
+  return new PinguinosRenderer(ctx);
+}
+
+/** The lobby tile's art. */
+export function lobbyTile() {
+  ensureArt();
+  return h("div.tile-art.tile-art--l3p", { html: TILE_ART },
+    h("div.tile-art__title.l3p-tile__title", h("span", "Los 3"), h("strong", "Pingüinos")));
+}
+
+// -- one reel: the real strip, moved stop by stop ------------------------------------------------
+
+class Reel {
+  constructor(view, index, strip, vertical) {
+    this.view = view;
+    this.index = index;
+    this.codes = strip;
+    this.stop = 0;
+    this.anim = null;
+    const n = STOPS * COPIES;
+    const cells = [];
+    for (let i = 0; i < n; i++) {
+      const s = i % STOPS;
+      const code = strip[s];
+      cells.push(h("div.l3p-cell", { dataset: { symbol: code, stop: String(s) }, title: view.symbolName(code) },
+        use(code, "l3p-cell__art"),
+        vertical.has(s) ? h("span.l3p-cell__vl", { title: "Vertical lines" }, use("vl")) : null));
+    }
+    this.strip = h("div.l3p-reel__strip", cells);
+    this.heldTag = h("span.l3p-reel__held", "HELD");
+    this.el = h("div.l3p-reel", { dataset: { reel: String(index) } }, this.strip, this.heldTag);
+    this.place(0);
+  }
+
+  top(stop) {
+    return (stop - 1 + STOPS) % STOPS; // the cell above the line is the first in view
+  }
+
+  /** Every animation of the strip ends here: a reel never runs two at once. */
+  stopAnims() {
+    for (const a of this.strip.getAnimations()) a.cancel();
+    this.anim = null;
+  }
+
+  offset(topCell) {
+    return `translateY(${(-topCell / (STOPS * COPIES)) * 100}%)`;
+  }
+
+  line() {
+    return this.codes[this.stop];
+  }
+
+  window() {
+    return [-1, 0, 1].map((k) => this.codes[(this.stop + k + STOPS) % STOPS]);
+  }
+
+  place(stop) {
+    this.stopAnims();
+    this.anim = null;
+    this.stop = stop;
+    this.el.classList.remove("l3p-reel--spinning");
+    this.strip.style.transform = this.offset(this.top(stop));
+    this.el.dataset.stop = String(stop);
+    this.el.dataset.line = this.line();
+  }
+
+  get spinning() {
+    return this.el.classList.contains("l3p-reel--spinning");
+  }
+
+  /** Run freely (while the server answers); symbols travel downwards. */
+  spin(delay = 0) {
+    this.stopAnims();
+    this.el.classList.add("l3p-reel--spinning");
+    const s = this.view.speed();
+    this.anim = this.strip.animate(
+      [{ transform: this.offset(3 * STOPS) }, { transform: this.offset(2 * STOPS) }],
+      { duration: Math.max(80, 520 * Math.max(s, 0.25)), iterations: Infinity, delay: delay * s, easing: "linear" });
+  }
+
+  /** Land on `stop` with a small bounce. */
+  land(stop, ms = 520) {
+    const d = ms * this.view.speed();
+    const t = this.top(stop);
+    if (d < 16) {
+      this.place(stop);
+      return Promise.resolve();
+    }
+    this.stopAnims();
+    const a = this.strip.animate([
+      { transform: this.offset(t + 3 * STOPS), easing: "cubic-bezier(.2,.65,.35,1)" },
+      { transform: this.offset(t + STOPS - 0.18), offset: 0.86, easing: "ease-in-out" },
+      { transform: this.offset(t + STOPS) },
+    ], { duration: d, fill: "forwards" });
+    this.anim = a;
+    return a.finished.catch(() => {}).then(() => {
+      if (this.anim === a) this.place(stop);
+      this.view.ctx.sound?.play("stop");
+    });
+  }
+
+  /** One nudge: the reel moves one stop down; the symbol above comes onto the line. */
+  nudge(stop, ms = 300) {
+    const d = ms * this.view.speed();
+    const from = this.top(this.stop) + STOPS;
+    if (d < 16) {
+      this.place(stop);
+      return Promise.resolve();
+    }
+    this.stopAnims();
+    const a = this.strip.animate([
+      { transform: this.offset(from) },
+      { transform: this.offset(from - 1.08), offset: 0.8 },
+      { transform: this.offset(from - 1) },
+    ], { duration: d, easing: "ease-out", fill: "forwards" });
+    this.anim = a;
+    this.el.classList.add("l3p-reel--nudge");
+    return a.finished.catch(() => {}).then(() => {
+      this.el.classList.remove("l3p-reel--nudge");
+      if (this.anim === a) this.place(stop);
+      this.view.ctx.sound?.play("tick");
+    });
+  }
+
+  setHeld(on) {
+    this.el.classList.toggle("l3p-reel--held", on);
+    this.el.dataset.held = on ? "1" : "0";
+  }
+}
+
+// -- the renderer -----------------------------------------------------------------------------
+
+class PinguinosRenderer {
+  constructor(ctx) {
+    ensureArt();
+    this.ctx = ctx;
+    this.game = ctx.game;
+    const g = this.game;
+    this.labels = { spin: "Play", autoplay: "Auto-Play" };
+    this.unit = g.unit || 20;
+    this.scale = g.ladder || [];
+    this.seesaw = g.seesaw_above ?? 0;
+    this.seesawIndex = this.scale.indexOf(this.seesaw);
+    this.blue = new Set(g.blue || []);
+    this.yellow = new Set(g.yellow || []);
+    this.settings = { auto_advance: false, auto_risk: false, ...(g.play_settings || g.settings || {}) };
+    this.bonuses = 0;
+    this.vlines = 0;
+    this.round = null;
+    this.dec = null; // the decision on offer: {phase, round, timers}
+    this.choosers = {};
+    this.mask = 0;
+    this.heldMask = 0;
+    this.prizeShown = 0; // minor units on the PRIZE display
+    this.ladder = null; // {kind, level}
+    this.discoTimer = null;
+    this.discoLit = -1;
+
+    this.build();
+    if (!ctx.balance) this.el.classList.add("l3p--nobalance"); // recall and replay: no wallet to show
+    this.refreshBet(this.levelFor(ctx.stake?.()) || g.bet_levels[0]);
+    this.reels.forEach((r, i) => r.place([0, 4, 2][i] % STOPS));
+    this.showWindow();
+    this.setMessage("PRESS PLAY", "Good luck!");
+    this.setPrize(0);
+    this.setBonuses(0);
+    this.setVlines(0);
+    this.setBalanceDisplay(ctx.balance?.() ?? null);
+    this.loadMachine();
+    this.loadSettings();
+  }
+
+  // -- building ------------------------------------------------------------------------------
+
+  build() {
+    const g = this.game;
+    const vertical = (g.vertical_lines || [[], [], []]).map((v) => new Set(v));
+    this.reels = (g.strips || []).map((s, r) => new Reel(this, r, s, vertical[r] || new Set()));
+
+    // MESSAGE / RISK GAME marquee
+    this.msgMain = h("span.l3p-marquee__main", { "data-testid": "message" });
+    this.msgSub = h("span.l3p-marquee__sub", { "data-testid": "message-sub" });
+    this.marquee = h("div.l3p-marquee", { "data-testid": "marquee", "aria-live": "polite" },
+      h("span.l3p-marquee__label", "Message · Risk game"),
+      h("div.l3p-marquee__screen", this.msgMain, this.msgSub));
+
+    // LED displays
+    const led = (label, testid) => {
+      const value = h("span.l3p-led__value", { "data-testid": testid });
+      return { value, el: h("div.l3p-led", { dataset: { led: testid } }, h("span.l3p-led__label", label), value) };
+    };
+    this.prizeLed = led("Prize", "prize-display");
+    this.bonusLed = led("Bonuses", "bonuses-display");
+    this.balanceLed = led("Balance", "balance-display");
+
+    // the paytable: the payout scale (top first), the Bonus and Disco prizes
+    this.rungs = this.scale.map((credits, level) => {
+      const code = Object.keys(g.pays || {}).find((c) => g.pays[c] === credits) || null;
+      const kind = code && this.blue.has(code) ? "blue" : code && this.yellow.has(code) ? "yellow" : "plain";
+      const value = h("span.l3p-rung__value", { dataset: { credits: String(credits) } });
+      const el = h("div.l3p-rung", { dataset: { level: String(level), credits: String(credits), kind, symbol: code || "" }, "data-testid": `rung-${level}` },
+        h("span.l3p-rung__lamp"),
+        h("span.l3p-rung__syms", code ? [use(code), use(code), use(code)] : h("span.l3p-rung__ladder", "Ladder")),
+        value);
+      return { el, value, level, credits, code, kind };
+    });
+    const rungEls = this.rungs.slice().reverse().flatMap((r) => {
+      const out = [r.el];
+      if (r.level === this.seesawIndex + 1) {
+        out.push(h("div.l3p-seesaw", { "data-testid": "seesaw-mark" }, h("span", "▲▼ Seesaw above 3 Bells")));
+      }
+      return out;
+    });
+    this.bonusRows = [1, 2, 3].map((n) => {
+      const value = h("span.l3p-rung__value");
+      const el = h("div.l3p-brow", { dataset: { n: String(n) }, "data-testid": `bonus-row-${n}` },
+        h("span.l3p-rung__lamp"),
+        h("span.l3p-rung__syms", Array.from({ length: n }, () => use(g.bonus || "BO"))), value);
+      return { el, value, n };
+    });
+    this.discoRow = h("div.l3p-brow.l3p-brow--disco", { "data-testid": "disco-row" },
+      h("span.l3p-rung__lamp"), h("span.l3p-rung__syms", [use("SP"), use("SP"), use("SP")]), h("span.l3p-rung__value", "DISCO"));
+    this.payTitle = h("div.l3p-pay__title", { "data-testid": "paytable-bet" });
+    this.pay = h("div.l3p-pay", { "data-testid": "paytable-lamps" },
+      this.payTitle,
+      h("div.l3p-pay__scale", rungEls),
+      h("div.l3p-pay__bonus", this.bonusRows.map((b) => b.el), this.discoRow),
+      h("div.l3p-pay__key", h("span.l3p-key.l3p-key--blue", "Sube-Bonos"), h("span.l3p-key.l3p-key--yellow", "Sube-Nada")));
+
+    // the nudge lamps and the vertical-lines counter
+    this.nudgeLamps = Array.from({ length: NUDGE_LAMPS }, (_, i) => h("span.l3p-lamp", { dataset: { n: String(NUDGE_LAMPS - i) } }, String(NUDGE_LAMPS - i)));
+    this.nudgeBox = h("div.l3p-nudges", { "data-testid": "nudge-lamps", dataset: { left: "0" } },
+      h("span.l3p-side__label", "Nudges"), h("div.l3p-nudges__lamps", this.nudgeLamps));
+    this.vlDigit = h("span.l3p-vl__digit", { "data-testid": "vertical-lines-value" }, "0");
+    this.vlPips = Array.from({ length: 9 }, (_, i) => h("span.l3p-vl__pip", { dataset: { n: String(9 - i) } }));
+    this.vlBox = h("div.l3p-vl", { "data-testid": "vertical-lines", dataset: { counter: "0" }, title: "Vertical lines for the upper game (0-9)" },
+      h("span.l3p-side__label", "V-lines"), use("vl", "l3p-vl__icon"), this.vlDigit, h("div.l3p-vl__pips", this.vlPips));
+
+    // the reels behind glass, with the red payline
+    this.window = h("div.l3p-window", { "data-testid": "reels" },
+      h("div.l3p-window__reels", this.reels.map((r) => r.el)),
+      h("div.l3p-payline", { "aria-hidden": "true" }),
+      h("span.l3p-payline__tip.l3p-payline__tip--l", { "aria-hidden": "true" }),
+      h("span.l3p-payline__tip.l3p-payline__tip--r", { "aria-hidden": "true" }));
+
+    // HOLD / ADVANCE under each reel
+    this.reelBtns = this.reels.map((_, r) => {
+      const b = h("button.l3p-btn.l3p-btn--reel", {
+        type: "button", "data-testid": `reel-btn-${r}`, dataset: { reel: String(r) }, disabled: true,
+        title: `Hold / advance the ${REEL_NAMES[r]} reel (${["←", "↓", "→"][r]} or ${r + 1})`,
+        onclick: () => this.reelButton(r),
+      }, h("span.l3p-btn__top", "Hold"), h("span.l3p-btn__bottom", "Advance"), h("kbd.l3p-btn__key", String(r + 1)));
+      return b;
+    });
+    this.holds = h("div.l3p-holds", this.reelBtns);
+    this.machine = h("div.l3p-machine", this.nudgeBox, h("div.l3p-wcol", this.window, this.holds), this.vlBox);
+
+    // the button deck
+    const lampBtn = (cls, label, testid, title, onclick) => h(`button.l3p-btn.${cls}`, { type: "button", "data-testid": testid, title, onclick },
+      h("span.l3p-btn__light"), h("span.l3p-btn__label", label));
+    this.collectBtn = lampBtn("l3p-btn--collect", "Collect", "collect", "Collect the prize (Backspace or +)", () => this.collect());
+    this.collectBtn.disabled = true;
+    this.autoBtn = lampBtn("l3p-btn--auto", "Auto", "auto-advance", "AUTO: the machine plays your nudges (Delete or /)", () => this.toggleSetting("auto_advance"));
+    this.riskBtn = lampBtn("l3p-btn--risk", "Auto-risk", "auto-risk", "AUTO-RISK: every ladder prize is risked (*)", () => this.toggleSetting("auto_risk"));
+    this.playBtn = lampBtn("l3p-btn--autoplay", "Auto-play", "machine-autoplay", "AUTO-PLAY: games start by themselves (−)", () => this.ctx.autoplay?.());
+    this.deck = h("div.l3p-deck", this.collectBtn, this.autoBtn, this.riskBtn, this.playBtn);
+
+    // the Disco: five penguins on the dance floor
+    this.penguins = Array.from({ length: 5 }, (_, i) => {
+      const prize = h("span.l3p-peng__prize");
+      const el = h("div.l3p-peng", { dataset: { i: String(i) }, "data-testid": `penguin-${i}` },
+        h("div.l3p-peng__spot"), use("dancer", "l3p-peng__art"), prize);
+      return { el, prize };
+    });
+    this.disco = h("div.l3p-disco", { "data-testid": "disco", dataset: { lit: "-1" } },
+      h("span.l3p-disco__sign", "Disco"), h("div.l3p-disco__floor", this.penguins.map((p) => p.el)));
+
+    // the bets the operator offers, lit for the chosen one
+    const stakes = [...new Set([...(g.bet_levels || []).map((l) => l.stake), ...(g.bets_disabled || [])])].sort((a, b) => a - b);
+    this.betChips = stakes.map((stake) => {
+      const i = g.bet_levels.findIndex((l) => l.stake === stake);
+      return h("button.l3p-chip", {
+        type: "button", dataset: { stake: String(stake) }, disabled: i < 0, "data-testid": `bet-lamp-${stake}`,
+        title: i < 0 ? "Not offered" : `Bet ${this.ctx.format(stake)}`,
+        onclick: () => this.ctx.setBet?.(i),
+      }, this.ctx.format(stake).replace(/\.00$/, ""));
+    });
+    this.bets = h("div.l3p-bets", { "data-testid": "bet-lamps" }, h("span.l3p-side__label", "Bet"), h("div.l3p-bets__chips", this.betChips));
+
+    this.fx = h("div.l3p-fx");
+    this.center = h("div.l3p-center", this.disco, this.machine, this.deck);
+    const keys = [["Space", "Play"], ["← ↓ →", "Hold / advance"], ["⌫  +", "Collect"], ["Del  /", "Auto"], ["*", "Auto-risk"], ["−", "Auto-play"], ["↑  .", "Bet"]];
+    this.keys = h("div.l3p-keys", { "aria-hidden": "true" }, keys.flatMap(([k, what]) => [h("kbd", k), h("span", what)]));
+    this.side = h("div.l3p-side", this.prizeLed.el, this.bonusLed.el, this.balanceLed.el, this.keys, this.bets);
+    this.el = h("div.l3p", { "data-testid": "renderer-los-3-pinguinos", dataset: { phase: "idle" } },
+      h("div.l3p-logo", h("span.l3p-logo__top", "Los 3"), h("span.l3p-logo__main", "Pingüinos")),
+      this.marquee,
+      this.pay, this.center, this.side, this.fx);
+    this.syncSettings();
+  }
+
+  // -- helpers -------------------------------------------------------------------------------
+
+  speed() {
+    return this.ctx.speed?.() ?? 1;
+  }
+
+  symbolName(code) {
+    return this.game.symbols?.[code] || code;
+  }
+
+  levelFor(stake) {
+    return this.game.bet_levels.find((l) => l.stake === stake) || null;
+  }
+
+  coin() {
+    return this.ctx.coin?.() ?? this.level?.coin ?? 1;
+  }
+
+  money(credits) {
+    return this.ctx.format(credits * this.coin());
+  }
+
+  bonusText(n) {
+    return plural(n, "Bonus", "Bonuses");
+  }
+
+  setPhase(phase) {
+    this.el.dataset.phase = phase;
+  }
+
+  setMessage(main, sub = "") {
+    this.msgMain.textContent = main;
+    this.msgSub.textContent = sub;
+    this.el.dataset.message = main;
+    this.marquee.classList.remove("l3p-marquee--flash");
+    void this.marquee.offsetWidth;
+    this.marquee.classList.add("l3p-marquee--flash");
+  }
+
+  setPrize(minor) {
+    this.prizeShown = minor;
+    this.prizeLed.value.textContent = this.ctx.format(minor);
+    this.prizeLed.value.dataset.minor = String(minor);
+    this.prizeLed.el.classList.toggle("is-on", minor > 0);
+  }
+
+  async countPrize(minor) {
+    const from = this.prizeShown;
+    this.prizeShown = minor;
+    this.prizeLed.value.dataset.minor = String(minor);
+    this.prizeLed.el.classList.toggle("is-on", minor > 0);
+    const d = 500 * this.speed();
+    if (d < 16 || from === minor) {
+      this.prizeLed.value.textContent = this.ctx.format(minor);
+      return;
+    }
+    const t0 = performance.now();
+    await new Promise((resolve) => {
+      const step = (now) => {
+        const k = Math.min(1, (now - t0) / d);
+        this.prizeLed.value.textContent = this.ctx.format(k >= 1 ? minor : from + Math.floor((minor - from) * k));
+        if (k < 1) requestAnimationFrame(step);
+        else resolve();
+      };
+      requestAnimationFrame(step);
+    });
+  }
+
+  setBonuses(n, flash = false) {
+    this.bonuses = n;
+    this.bonusLed.value.textContent = String(n);
+    this.bonusLed.value.dataset.bonuses = String(n);
+    if (flash) this.pulse(this.bonusLed.el);
+  }
+
+  setBalanceDisplay(minor) {
+    if (minor === null || minor === undefined) {
+      this.balanceLed.value.textContent = "–";
+      return;
+    }
+    this.balanceLed.value.textContent = this.ctx.format(minor);
+    this.balanceLed.value.dataset.minor = String(minor);
+  }
+
+  setVlines(n, flash = false) {
+    this.vlines = n;
+    this.vlBox.dataset.counter = String(n);
+    this.vlDigit.textContent = String(n);
+    this.vlPips.forEach((p) => p.classList.toggle("is-on", Number(p.dataset.n) <= n));
+    if (flash) this.pulse(this.vlBox);
+  }
+
+  setNudges(n) {
+    this.nudgeBox.dataset.left = String(n);
+    this.nudgeLamps.forEach((l) => l.classList.toggle("is-on", Number(l.dataset.n) <= n));
+  }
+
+  pulse(el, cls = "l3p-pulse") {
+    el.classList.remove(cls);
+    void el.offsetWidth;
+    el.classList.add(cls);
+  }
+
+  showWindow(ev = null) {
+    const win = this.reels.map((r) => r.window());
+    this.window.dataset.window = JSON.stringify(win);
+    this.window.dataset.stops = JSON.stringify(this.reels.map((r) => r.stop));
+    this.window.dataset.line = JSON.stringify(this.reels.map((r) => r.line()));
+    if (ev?.window) this.window.dataset.eventWindow = JSON.stringify(ev.window);
+  }
+
+  // -- the player's machine state and play settings ----------------------------------------
+
+  async loadMachine() {
+    if (!this.ctx.playerState) return;
+    let data;
+    try {
+      data = await this.ctx.playerState();
+    } catch {
+      return; // the displays stay as the rounds show them
+    }
+    const state = (data?.states || []).find((s) => s.state_key === "machine")?.state;
+    if (state && !this.touched) {
+      this.setBonuses(state.bonuses ?? 0);
+      this.setVlines(state.vertical_lines ?? 0);
+    }
+    this.el.dataset.machineLoaded = "1";
+  }
+
+  async loadSettings() {
+    if (!this.ctx.api) return;
+    try {
+      const reply = await this.ctx.api.get(`/settings?game=${encodeURIComponent(this.game.id)}`);
+      if (!this.settingsTouched) Object.assign(this.settings, reply.settings || {});
+    } catch {
+      /* the defaults stand */
+    }
+    this.syncSettings();
+    this.el.dataset.settingsLoaded = "1";
+  }
+
+  syncSettings() {
+    this.autoBtn.setAttribute("aria-pressed", String(Boolean(this.settings.auto_advance)));
+    this.riskBtn.setAttribute("aria-pressed", String(Boolean(this.settings.auto_risk)));
+    this.el.dataset.autoAdvance = this.settings.auto_advance ? "1" : "0";
+    this.el.dataset.autoRisk = this.settings.auto_risk ? "1" : "0";
+  }
+
+  /** AUTO or AUTO-RISK pressed: kept on the server for this session (autoplay follows it). */
+  async toggleSetting(name) {
+    this.settings[name] = !this.settings[name];
+    this.settingsTouched = true;
+    this.syncSettings();
+    this.ctx.sound?.play("click");
+    this.setMessage(name === "auto_advance" ? `AUTO ${this.settings[name] ? "ON" : "OFF"}` : `AUTO-RISK ${this.settings[name] ? "ON" : "OFF"}`,
+      name === "auto_advance" ? "The machine plays your nudges" : "Every ladder prize is risked");
+    if (this.dec) this.maybeAuto();
+    if (!this.ctx.api) return;
+    const want = this.settings[name];
+    try {
+      const reply = await this.ctx.api.request("PUT", `/settings?game=${encodeURIComponent(this.game.id)}`, { [name]: want }, newKey());
+      // Only this switch: another one may have been pressed while this reply was on its way.
+      if (reply?.settings && name in reply.settings && this.settings[name] === want) this.settings[name] = reply.settings[name];
+    } catch (err) {
+      console.warn("reelforge: the play setting was not saved", err);
+    }
+    this.syncSettings();
+    this.el.dataset.settingsSaved = String(Number(this.el.dataset.settingsSaved || 0) + 1);
+  }
+
+  // -- the bet -----------------------------------------------------------------------------
+
+  refreshBet(level) {
+    if (!level) return;
+    this.level = level;
+    const fmt = (credits) => this.ctx.format(credits * level.coin);
+    this.payTitle.textContent = `Prizes at ${this.ctx.format(level.stake)}`;
+    this.rungs.forEach((r) => {
+      r.value.textContent = fmt(r.credits);
+    });
+    const bp = this.game.bonus_pays || {};
+    this.bonusRows.forEach((b) => {
+      const n = (bp[b.n] ?? bp[String(b.n)] ?? 0) * level.coin;
+      b.value.textContent = this.bonusText(n);
+      b.value.dataset.bonuses = String(n);
+    });
+    this.betChips.forEach((c) => c.classList.toggle("is-on", Number(c.dataset.stake) === level.stake));
+    this.el.dataset.bet = String(level.stake);
+    this.pulse(this.pay, "l3p-pay--lit");
+  }
+
+  betChanged(level) {
+    this.refreshBet(level);
+  }
+
+  controlsChanged({ locked, autoplay }) {
+    this.betChips.forEach((c) => {
+      const i = this.game.bet_levels.findIndex((l) => l.stake === Number(c.dataset.stake));
+      c.disabled = i < 0 || locked;
+    });
+    this.playBtn.setAttribute("aria-pressed", String(Boolean(autoplay)));
+    this.el.dataset.autoplay = autoplay ? "1" : "0";
+    if (!locked && !this.presenting) this.setBalanceDisplay(this.ctx.balance?.() ?? null);
+  }
+
+  // -- the keyboard (section 4.1 of the machine's manual) ---------------------------------
+
+  onKey(e) {
+    const k = e.key;
+    if (this.ctx.autoplayRunning?.()) {
+      if (k === "-") this.ctx.autoplay?.(); // stops it
+      else if (k === "Delete" || k === "/") this.toggleSetting("auto_advance");
+      else if (k === "*") this.toggleSetting("auto_risk");
+      else return false; // Space, Enter and Escape stop the autoplay (the game screen)
+      return true;
+    }
+    switch (k) {
+      case "Backspace":
+      case "+":
+        this.collect();
+        return true;
+      case "Delete":
+      case "/":
+        this.toggleSetting("auto_advance");
+        return true;
+      case "*":
+        this.toggleSetting("auto_risk");
+        return true;
+      case "-":
+        this.ctx.autoplay?.();
+        return true;
+      case "ArrowLeft":
+      case "1":
+        this.reelButton(0);
+        return true;
+      case "ArrowDown":
+      case "2":
+        this.reelButton(1);
+        return true;
+      case "ArrowRight":
+      case "3":
+        this.reelButton(2);
+        return true;
+      case "ArrowUp":
+      case ".":
+        this.ctx.nextBet?.();
+        return true;
+      case "0":
+      case "Shift":
+        this.setMessage("UPPER GAME", "Not on this machine yet");
+        return true;
+      case " ":
+      case "Enter":
+        if (k === "Enter" && e.target instanceof HTMLButtonElement && !e.target.matches("[data-testid=spin]")) return false;
+        if (this.dec) {
+          this.primaryAction();
+          return true;
+        }
+        return false; // PLAY: the game screen starts a game
+      case "Escape":
+        if (!this.ctx.busy?.()) {
+          location.hash = "#/";
+          return true;
+        }
+        return false;
+      default:
+        return false;
+    }
+  }
+
+  // -- decisions: the machine's buttons ----------------------------------------------------
+
+  decision(spec, round, choose) {
+    this.choosers[spec.name] = choose;
+    if (!this.dec) this.openDecision(round);
+    return {
+      primary: () => {
+        this.primaryAction();
+        return true;
+      },
+      destroy: () => this.closeDecision(),
+    };
+  }
+
+  choiceStyle() {
+    return { kind: "list" };
+  }
+
+  decisionPrompt() {
+    return "";
+  }
+
+  openDecision(round) {
+    const st = round.state || {};
+    const phase = st.phase;
+    this.dec = { phase, round, timers: [] };
+    this.round = round;
+    this.setPhase(phase);
+    this.el.dataset.decision = phase;
+    this.el.dataset.step = String(round.step);
+    this.reelBtns.forEach((b) => (b.disabled = true));
+    this.collectBtn.disabled = true;
+    if (phase === "nudge") {
+      this.setNudges(st.nudges_left ?? 0);
+      this.reelBtns.forEach((b) => (b.disabled = false));
+      this.collectBtn.disabled = false;
+      this.setMessage(`${plural(st.nudges_left, "NUDGE")} LEFT`, "Advance a reel · PLAY: best move · COLLECT: keep the line");
+    } else if (phase === "hold") {
+      const spec = round.actions.find((a) => a.name === "hold");
+      this.mask = spec?.default ?? st.suggested_hold ?? 0;
+      this.allowedMasks = new Set(spec?.choices || []);
+      this.reelBtns.forEach((b) => (b.disabled = false));
+      this.showMask();
+      this.setMessage("HOLD?", "Change the holds, then PLAY the held game");
+    } else if (phase === "ladder") {
+      this.collectBtn.disabled = false;
+      this.ladderMessage();
+    } else if (phase === "disco") {
+      this.setMessage("DISCO!", "PLAY stops the lights");
+      this.startDisco();
+    }
+    this.maybeAuto();
+  }
+
+  closeDecision() {
+    if (!this.dec) return;
+    this.dec.timers.forEach(clearTimeout);
+    this.dec = null;
+    delete this.el.dataset.decision;
+    this.choosers = {};
+    this.reelBtns.forEach((b) => (b.disabled = true));
+    this.collectBtn.disabled = true;
+    this.stopDisco();
+  }
+
+  /** AUTO plays the suggested nudge; AUTO-RISK plays every ladder step. */
+  maybeAuto() {
+    const d = this.dec;
+    if (!d) return;
+    const run = (ms) => d.timers.push(setTimeout(() => this.dec === d && this.primaryAction(), ms * this.speed()));
+    if (d.phase === "nudge" && this.settings.auto_advance) run(550);
+    if (d.phase === "ladder" && this.settings.auto_risk) run(650);
+  }
+
+  take(name, choice = null) {
+    const choose = this.choosers[name];
+    if (!choose) return false;
+    this.ctx.sound?.play("click");
+    choose(choice);
+    return true;
+  }
+
+  /** PLAY during a decision. */
+  primaryAction() {
+    const d = this.dec;
+    if (!d) return;
+    if (d.phase === "nudge") {
+      const first = d.round.actions[0];
+      if (first.name === "nudge") this.take("nudge", first.default ?? 0);
+      else this.take("done");
+    } else if (d.phase === "hold") {
+      this.take("hold", this.mask);
+    } else if (d.phase === "ladder") {
+      this.take("play");
+    } else if (d.phase === "disco") {
+      this.take("stop");
+    }
+  }
+
+  reelButton(r) {
+    const d = this.dec;
+    if (!d) return;
+    if (d.phase === "nudge") {
+      this.take("nudge", r);
+    } else if (d.phase === "hold") {
+      const next = this.mask ^ (1 << r);
+      if (!this.allowedMasks.has(next)) {
+        this.setMessage("TWO REELS AT MOST", "Release a reel first");
+        this.pulse(this.reelBtns[r], "l3p-refuse");
+        return;
+      }
+      this.mask = next;
+      this.ctx.sound?.play("click");
+      this.showMask();
+    }
+  }
+
+  showMask() {
+    this.reels.forEach((reel, r) => {
+      const on = Boolean(this.mask >> r & 1);
+      reel.setHeld(on);
+      this.reelBtns[r].setAttribute("aria-pressed", String(on));
+    });
+    this.window.dataset.mask = String(this.mask);
+  }
+
+  collect() {
+    const d = this.dec;
+    if (!d) return;
+    if (d.phase === "ladder") this.take("collect");
+    else if (d.phase === "nudge") this.take("done");
+  }
+
+  // -- the round ---------------------------------------------------------------------------
+
+  reset() {
+    this.closeDecision();
+    this.round = null;
+    this.ladder = null;
+    this.heldMask = 0;
+    this.setPhase("idle");
+    this.setNudges(0);
+    this.setPrize(0);
+    this.clearLine();
+    this.clearLadder();
+    this.clearDisco();
+    this.reels.forEach((r) => {
+      r.setHeld(false);
+      r.el.classList.remove("l3p-reel--win");
+    });
+    this.reelBtns.forEach((b) => b.removeAttribute("aria-pressed"));
+    this.fx.replaceChildren();
+    delete this.el.dataset.result;
+    delete this.window.dataset.mask;
+  }
+
+  startSpin() {
+    this.reset();
+    this.setPhase("spin");
+    this.setMessage("GOOD LUCK!", "");
+    this.reels.forEach((r, i) => r.spin(i * 70));
+    this.ctx.sound?.play("spin");
+  }
+
+  abortSpin() {
+    this.reels.forEach((r) => r.place(r.stop));
+    this.setPhase("idle");
+    this.setMessage("PRESS PLAY", "");
+  }
+
+  async restore(round) {
+    this.reset();
+    await this.present(round.events, round, { instant: true });
+  }
+
+  async present(events, round, opts = {}) {
+    const instant = Boolean(opts.instant);
+    this.round = round;
+    this.presenting = true;
+    if (round?.coin && this.level?.coin !== round.coin) this.refreshBet(this.levelFor(round.stake) || this.level);
+    const pendingWin = round && round.status === "complete" ? round.win : 0;
+    const balance = this.ctx.balance?.();
+    if (balance !== null && balance !== undefined) this.setBalanceDisplay(balance - pendingWin);
+    try {
+      for (const ev of events) await this.presentEvent(ev, instant, round);
+    } finally {
+      this.presenting = false;
+    }
+    if (instant) this.summarize(events);
+    if (round?.player_state) {
+      this.touched = true;
+      this.setBonuses(round.player_state.bonuses ?? this.bonuses);
+      this.setVlines(round.player_state.vertical_lines ?? this.vlines);
+    }
+    if (round?.status === "complete" && balance !== null && balance !== undefined) this.setBalanceDisplay(balance);
+    this.reels.forEach((r) => r.spinning && r.place(r.stop));
+    this.showWindow();
+  }
+
+  async presentEvent(ev, instant, round) {
+    switch (ev.type) {
+      case "spin":
+        return this.presentSpin(ev, instant);
+      case "nudge_offer":
+        return this.nudgeOffer(ev, instant);
+      case "nudge":
+        return this.presentNudge(ev, instant);
+      case "nudges_done":
+        this.setNudges(0);
+        if (!instant) this.setMessage("NUDGES OVER", "");
+        return undefined;
+      case "hold_offer":
+        return this.holdOffer(ev, instant);
+      case "hold":
+        return this.presentHold(ev, instant);
+      case "vertical_lines":
+        return this.verticalLines(ev, instant);
+      case "prize":
+        return this.presentPrize(ev, instant);
+      case "bonuses":
+        this.touched = true;
+        this.setBonuses(ev.balance, !instant);
+        if (!instant) {
+          this.ctx.sound?.play("diamond");
+          this.setMessage(`+${this.bonusText(ev.won)}`, `Bonuses: ${ev.balance}`);
+          await wait(500);
+        }
+        return undefined;
+      case "disco_start":
+        return this.discoStart(ev, instant);
+      case "disco_stop":
+        return this.discoStop(ev, instant);
+      case "ladder_start":
+        return this.ladderStart(ev, instant);
+      case "ladder_step":
+        return this.ladderStep(ev, instant);
+      case "ladder_end":
+        return this.ladderEnd(ev, instant);
+      case "no_prize":
+        if (!instant) this.setMessage("NO PRIZE", "Press PLAY");
+        this.el.dataset.result = "none";
+        return undefined;
+      case "round_end":
+        return this.roundEnd(ev, instant, round);
+      default:
+        return undefined; // an event this client does not know: nothing to draw
+    }
+  }
+
+  // -- spins and nudges ----------------------------------------------------------------------
+
+  async presentSpin(ev, instant) {
+    this.clearLine();
+    this.setPhase("spin");
+    const spinning = new Set(ev.spinning || [0, 1, 2]);
+    if (ev.game === "held") {
+      this.el.dataset.held = "1";
+      if (!instant) this.setMessage("HELD GAME", "Free: the other reels spin");
+    }
+    if (instant) {
+      ev.stops.forEach((s, r) => this.reels[r].place(s));
+      this.showWindow(ev);
+      return;
+    }
+    this.reels.forEach((r, i) => {
+      if (spinning.has(i) && !r.spinning) r.spin(i * 60);
+      if (!spinning.has(i)) r.place(r.stop);
+    });
+    let t = 380;
+    const landing = [];
+    for (let i = 0; i < REELS; i++) {
+      if (!spinning.has(i)) continue;
+      const at = t;
+      landing.push(wait(at).then(() => this.reels[i].land(ev.stops[i])));
+      t += 240;
+    }
+    await Promise.all(landing);
+    this.showWindow(ev);
+  }
+
+  async nudgeOffer(ev, instant) {
+    this.setPhase("nudge");
+    if (instant) {
+      this.setNudges(ev.nudges);
+      return;
+    }
+    this.ctx.sound?.play("feature");
+    this.setMessage(`${plural(ev.nudges, "NUDGE")}!`, "Advance the reels");
+    for (let n = 1; n <= ev.nudges; n++) {
+      this.setNudges(n);
+      await wait(110);
+    }
+    this.pulse(this.nudgeBox);
+  }
+
+  async presentNudge(ev, instant) {
+    const reel = this.reels[ev.reel];
+    this.setNudges(ev.left);
+    if (instant) reel.place(ev.to);
+    else {
+      this.setMessage(`${plural(ev.left, "NUDGE")} LEFT`, `The ${REEL_NAMES[ev.reel]} reel advances`);
+      await reel.nudge(ev.to);
+    }
+    this.showWindow(ev);
+  }
+
+  holdOffer(ev, instant) {
+    this.setPhase("hold");
+    this.mask = ev.suggested;
+    this.showMask();
+    if (!instant) {
+      this.ctx.sound?.play("feature");
+      this.setMessage("HOLD?", "Change the holds, then PLAY the held game");
+    }
+  }
+
+  async presentHold(ev, instant) {
+    this.mask = ev.mask;
+    this.heldMask = ev.mask;
+    this.showMask();
+    if (!instant) {
+      this.setMessage(ev.held.length ? `HOLDING ${ev.held.map((r) => r + 1).join(" + ")}` : "NO HOLD", "Free held game");
+      await wait(250);
+    }
+  }
+
+  async verticalLines(ev, instant) {
+    this.touched = true;
+    if (instant) {
+      this.setVlines(ev.counter);
+      return;
+    }
+    this.reels.forEach((r) => {
+      const cell = r.strip.querySelector(`.l3p-cell[data-stop="${r.stop}"] .l3p-cell__vl`);
+      if (cell) this.pulse(r.el, "l3p-reel--vl");
+    });
+    this.ctx.sound?.play("tick");
+    for (let n = ev.before + 1; n <= ev.counter; n++) {
+      this.setVlines(n, true);
+      await wait(160);
+    }
+    if (ev.counter === ev.before) this.setVlines(ev.counter, true);
+  }
+
+  clearLine() {
+    this.window.classList.remove("l3p-window--win", "l3p-window--bonus", "l3p-window--disco");
+    this.rungs.forEach((r) => r.el.classList.remove("is-hit"));
+    this.bonusRows.forEach((b) => b.el.classList.remove("is-hit"));
+    this.discoRow.classList.remove("is-hit");
+  }
+
+  // -- prizes --------------------------------------------------------------------------------
+
+  async presentPrize(ev, instant) {
+    const cls = ev.kind === "bonus" ? "l3p-window--bonus" : ev.kind === "disco" ? "l3p-window--disco" : "l3p-window--win";
+    this.window.classList.add(cls);
+    this.el.dataset.result = ev.kind;
+    if (ev.kind === "cash") {
+      const rung = this.rungs.find((r) => r.credits === ev.credits);
+      rung?.el.classList.add("is-hit");
+    } else if (ev.kind === "bonus") {
+      const n = Object.entries(this.game.bonus_pays || {}).find(([, v]) => v * this.coin() === ev.bonuses)?.[0];
+      this.bonusRows.find((b) => String(b.n) === String(n))?.el.classList.add("is-hit");
+    } else if (ev.kind === "disco") {
+      this.discoRow.classList.add("is-hit");
+    }
+    const name = this.symbolName(ev.symbol);
+    if (ev.kind === "cash" && !ev.ladder) {
+      // Paid at once.
+      if (instant) {
+        this.setPrize(ev.credits * this.coin());
+        return;
+      }
+      this.ctx.sound?.play(ev.credits >= 1000 ? "bigwin" : "win");
+      this.setMessage(`PRIZE ${this.money(ev.credits)}`, `3 × ${name}`);
+      await Promise.all([this.countPrize(ev.credits * this.coin()), this.ctx.addWin?.(ev.credits)]);
+      await wait(350);
+      return;
+    }
+    if (instant) return;
+    if (ev.kind === "bonus") {
+      this.setMessage(`${this.bonusText(ev.bonuses)}!`, "Bonuses are for the upper game");
+      this.ctx.sound?.play("win");
+      await wait(400);
+    } else if (ev.kind === "disco") {
+      this.setMessage("DISCO!", "3 × Speaker");
+      this.ctx.sound?.play("feature");
+      await wait(300);
+    } else {
+      this.setMessage(`PRIZE ${this.money(ev.credits)}`, `3 × ${name}: ${LADDER_NAMES[ev.ladder]}`);
+      this.ctx.sound?.play("win");
+      await wait(350);
+    }
+  }
+
+  async roundEnd(ev, instant, round) {
+    this.setPhase("done");
+    this.setNudges(0);
+    this.reels.forEach((r) => r.setHeld(false));
+    this.reelBtns.forEach((b) => b.removeAttribute("aria-pressed"));
+    if (!this.ladder) this.clearLadder();
+    this.setPrize(ev.win);
+    this.el.dataset.roundWin = String(ev.win);
+    this.el.dataset.bonusesWon = String(ev.bonuses_won);
+    if (instant) return;
+    if (ev.win > 0) {
+      this.setMessage(`YOU WIN ${this.ctx.format(ev.win)}`, ev.bonuses_won ? `and ${this.bonusText(ev.bonuses_won)}` : "Press PLAY");
+    } else if (ev.bonuses_won > 0) {
+      this.setMessage(`${this.bonusText(ev.bonuses_won)} WON`, "Press PLAY");
+    }
+    const balance = this.ctx.balance?.();
+    if (ev.win > 0 && Number.isSafeInteger(balance)) {
+      await countUp(this.balanceLed.value, balance - ev.win, balance, 600, (v) => this.ctx.format(v));
+    }
+    const stake = round?.stake ?? this.level?.stake ?? 1;
+    if (ev.win >= stake * 50) await bigWin(this.fx, { amount: ev.win, stake, format: this.ctx.format, sound: this.ctx.sound });
+  }
+
+  // -- the ladders ---------------------------------------------------------------------------
+
+  clearLadder() {
+    delete this.el.dataset.ladder;
+    delete this.el.dataset.ladderLevel;
+    this.rungs.forEach((r) => r.el.classList.remove("is-lit", "is-current", "is-next", "is-down"));
+  }
+
+  showLadder() {
+    const lad = this.ladder;
+    this.clearLadder();
+    if (!lad) return;
+    this.el.dataset.ladder = lad.kind;
+    this.el.dataset.ladderLevel = String(lad.level);
+    this.rungs.forEach((r) => {
+      r.el.classList.toggle("is-lit", r.level < lad.level);
+      r.el.classList.toggle("is-current", r.level === lad.level);
+      r.el.classList.toggle("is-next", r.level === lad.level + 1);
+      r.el.classList.toggle("is-down", lad.kind === "sube_bonos" && lad.level > this.seesawIndex && r.level === lad.level - 1);
+    });
+  }
+
+  ladderMessage() {
+    const lad = this.ladder;
+    if (!lad) return;
+    const now = this.money(this.scale[lad.level]);
+    const up = this.scale[lad.level + 1];
+    const upText = up !== undefined ? `UP ${this.money(up)}` : "";
+    let sub;
+    if (lad.kind === "sube_nada") sub = `${upText} or NOTHING`;
+    else if (lad.level > this.seesawIndex) sub = `SEESAW: ${upText} or DOWN ${this.money(this.scale[lad.level - 1])}`;
+    else sub = `${upText} or BONUSES`;
+    this.setMessage(`${LADDER_NAMES[lad.kind].toUpperCase()} ${now}`, `COLLECT or PLAY · ${sub}`);
+  }
+
+  async ladderStart(ev, instant) {
+    this.setPhase("ladder");
+    this.ladder = { kind: ev.kind, level: this.scale.indexOf(ev.credits) };
+    this.showLadder();
+    this.setPrize(ev.credits * this.coin());
+    if (instant) {
+      this.rungs.forEach((r) => r.el.classList.remove("is-hit"));
+      return;
+    }
+    this.ctx.sound?.play("feature");
+    // The lamps run up the scale to the prize.
+    for (let i = 0; i <= this.ladder.level; i++) {
+      this.rungs[i].el.classList.add("is-flash");
+      await wait(60);
+      this.rungs[i].el.classList.remove("is-flash");
+    }
+    this.rungs.forEach((r) => r.el.classList.remove("is-hit"));
+    this.ladderMessage();
+  }
+
+  async ladderStep(ev, instant) {
+    const lad = this.ladder;
+    if (!lad) return;
+    if (ev.result === "up" || ev.result === "down") {
+      lad.level = this.scale.indexOf(ev.credits);
+      this.showLadder();
+      this.setPrize(ev.credits * this.coin());
+      if (!instant) {
+        this.ctx.sound?.play(ev.result === "up" ? "win" : "crack");
+        this.pulse(this.rungs[lad.level].el, "l3p-pulse");
+        this.ladderMessage();
+        this.msgMain.textContent = ev.result === "up" ? `UP! ${this.money(ev.credits)}` : `DOWN ${this.money(ev.credits)}`;
+        await wait(420);
+        this.ladderMessage();
+      }
+      return;
+    }
+    this.ladder = null;
+    this.clearLadder();
+    this.setPrize(0);
+    if (ev.result === "nothing") {
+      this.el.dataset.result = "nothing";
+      if (!instant) {
+        this.ctx.sound?.play("crack");
+        this.setMessage("NOTHING", "Sube-Nada lost the prize");
+        await wait(600);
+      }
+    } else if (ev.result === "bonuses") {
+      this.el.dataset.result = "ladder-bonuses";
+      if (!instant) {
+        this.setMessage(`BONUSES ${ev.bonuses}`, `${this.money(ev.from_credits)} turned into ${this.bonusText(ev.bonuses)}`);
+        await wait(500);
+      }
+    }
+  }
+
+  async ladderEnd(ev, instant) {
+    this.ladder = null;
+    this.clearLadder();
+    this.rungs[this.scale.indexOf(ev.credits)]?.el.classList.add("is-hit");
+    if (instant) {
+      this.setPrize(ev.credits * this.coin());
+      return;
+    }
+    this.ctx.sound?.play(ev.how === "maximum" ? "bigwin" : "win");
+    this.setMessage(ev.how === "maximum" ? "MAXIMUM PRIZE!" : `COLLECTED ${this.money(ev.credits)}`, "");
+    await Promise.all([this.countPrize(ev.credits * this.coin()), this.ctx.addWin?.(ev.credits)]);
+  }
+
+  // -- the Disco -----------------------------------------------------------------------------
+
+  discoText(prize) {
+    const n = Number(prize.slice(1));
+    return prize[0] === "B" ? this.bonusText(n * this.coin()) : this.money(n);
+  }
+
+  clearDisco() {
+    this.stopDisco();
+    this.disco.removeAttribute("data-active");
+    this.disco.dataset.lit = "-1";
+    delete this.disco.dataset.stopped;
+    this.penguins.forEach((p) => {
+      p.el.classList.remove("is-lit", "is-won", "is-out");
+      p.prize.textContent = "";
+      delete p.el.dataset.prize;
+    });
+  }
+
+  light(i) {
+    this.discoLit = i;
+    this.disco.dataset.lit = String(i);
+    this.penguins.forEach((p, k) => p.el.classList.toggle("is-lit", k === i));
+  }
+
+  startDisco() {
+    this.stopDisco();
+    this.disco.dataset.active = "1";
+    const tick = () => {
+      let next = Math.floor(Math.random() * (this.discoLit < 0 ? 5 : 4));
+      if (this.discoLit >= 0 && next >= this.discoLit) next += 1; // another penguin each time
+      this.light(next);
+      this.ctx.sound?.play("tick");
+    };
+    tick();
+    this.discoTimer = setInterval(tick, Math.max(60, 260 * this.speed()));
+  }
+
+  stopDisco() {
+    clearInterval(this.discoTimer);
+    this.discoTimer = null;
+  }
+
+  async discoStart(ev, instant) {
+    this.setPhase("disco");
+    this.disco.dataset.active = "1";
+    this.disco.dataset.penguins = JSON.stringify(ev.penguins);
+    ev.penguins.forEach((prize, i) => {
+      this.penguins[i].prize.textContent = this.discoText(prize);
+      this.penguins[i].el.dataset.prize = prize;
+    });
+    if (instant) return;
+    this.ctx.sound?.play("feature");
+    await banner(this.fx, { title: "DISCO!", sub: "Five penguins · PLAY stops the lights", kind: "feature", ms: 1200, testid: "banner-disco" });
+  }
+
+  async discoStop(ev, instant) {
+    this.stopDisco();
+    if (!instant) {
+      // The lights slow down and stop on the penguin the machine drew.
+      let i = this.discoLit < 0 ? 0 : this.discoLit;
+      const steps = 5 + ((((ev.penguin - i) % 5) + 5) % 5);
+      for (let k = 0; k < steps; k++) {
+        i = (i + 1) % 5;
+        this.light(i);
+        this.ctx.sound?.play("tick");
+        await wait(90 + k * 35);
+      }
+    }
+    this.light(ev.penguin);
+    this.disco.dataset.stopped = String(ev.penguin);
+    this.penguins.forEach((p, k) => {
+      p.el.classList.toggle("is-won", k === ev.penguin);
+      p.el.classList.toggle("is-out", k !== ev.penguin);
+    });
+    const cash = ev.prize[0] === "C";
+    const amount = Number(ev.prize.slice(1));
+    if (instant) {
+      if (cash && amount > this.seesaw) this.setPrize(amount * this.coin());
+      return;
+    }
+    this.ctx.sound?.play("bigwin");
+    this.setMessage(`PENGUIN ${ev.penguin + 1}: ${this.discoText(ev.prize)}`, cash && amount <= this.seesaw ? "Into Sube-Bonos" : "");
+    if (cash && amount > this.seesaw) {
+      await Promise.all([this.countPrize(amount * this.coin()), this.ctx.addWin?.(amount)]);
+    }
+    await wait(500);
+  }
+
+  // -- recall ----------------------------------------------------------------------------------
+
+  describe(ev) {
+    const money = (c) => this.money(c);
+    const line = (syms) => syms.map((c) => this.symbolName(c)).join(" · ");
+    switch (ev.type) {
+      case "spin":
+        return `${ev.game === "held" ? "Held game" : "Game"}: ${line(ev.line)} on the line${ev.game === "held" ? ` (reels ${ev.spinning.map((r) => r + 1).join(", ")} spun)` : ""}`;
+      case "nudge_offer":
+        return `${plural(ev.nudges, "nudge")} offered`;
+      case "nudge":
+        return `Nudge: the ${REEL_NAMES[ev.reel]} reel advanced (${plural(ev.left, "nudge")} left): ${line(ev.line)}`;
+      case "nudges_done":
+        return ev.left ? `Nudges ended with ${ev.left} unused` : "Nudges over";
+      case "hold_offer":
+        return `Hold offered: reels ${this.maskText(ev.suggested)} suggested`;
+      case "hold":
+        return ev.held.length ? `Held reels ${ev.held.map((r) => r + 1).join(" and ")}${ev.mask !== ev.suggested ? " (changed by the player)" : ""}` : "No reel held";
+      case "vertical_lines":
+        return `Vertical lines: +${ev.hits}, counter ${ev.before} → ${ev.counter}`;
+      case "prize":
+        if (ev.kind === "bonus") return `Prize: ${this.bonusText(ev.bonuses)}`;
+        if (ev.kind === "disco") return "Prize: the Disco (3 Speakers)";
+        return `Prize: 3 × ${this.symbolName(ev.symbol)} ${money(ev.credits)}${ev.ladder ? ` into ${LADDER_NAMES[ev.ladder]}` : ""}`;
+      case "bonuses":
+        return `${this.bonusText(ev.won)} won; Bonuses ${ev.balance}`;
+      case "disco_start":
+        return `Disco: the penguins hold ${ev.penguins.map((p) => this.discoText(p)).join(", ")}`;
+      case "disco_stop":
+        return `Disco stopped on penguin ${ev.penguin + 1}: ${this.discoText(ev.prize)}`;
+      case "ladder_start":
+        return `${LADDER_NAMES[ev.kind]} starts at ${money(ev.credits)}`;
+      case "ladder_step":
+        if (ev.result === "up") return `PLAY: up to ${money(ev.credits)}`;
+        if (ev.result === "down") return `PLAY: down to ${money(ev.credits)}`;
+        if (ev.result === "nothing") return "PLAY: nothing (the prize is lost)";
+        return `PLAY: ${money(ev.from_credits)} turned into ${this.bonusText(ev.bonuses)}`;
+      case "ladder_end":
+        return ev.how === "maximum" ? `Maximum prize ${money(ev.credits)}` : `Collected ${money(ev.credits)}`;
+      case "no_prize":
+        return "No prize";
+      case "round_end":
+        return `Round over: ${this.ctx.format(ev.win)} won${ev.bonuses_won ? ` and ${this.bonusText(ev.bonuses_won)}` : ""}`;
+      default:
+        return ev.type;
+    }
+  }
+
+  maskText(mask) {
+    return [0, 1, 2].filter((r) => mask >> r & 1).map((r) => r + 1).join(" and ") || "none";
+  }
+
+  /**
+   * A still picture of a step: the machine as that step left it.  A step without a game of its
+   * own (a ladder PLAY, a nudge) starts from the machine as the step before left it: recall
+   * shows the steps one after another, and each picture remembers the one before.
+   */
+  snapshot(events) {
+    this.snapBefore ??= new WeakMap();
+    let before = this.snapBefore.get(events);
+    if (before === undefined) {
+      before = this.snapLast ?? null;
+      this.snapBefore.set(events, before);
+    }
+    const view = new PinguinosRenderer({ ...this.ctx, playerState: null, api: null, balance: null, sound: null, speed: () => 0, addWin: null });
+    view.el.classList.add("l3p--snapshot");
+    if (before) view.applyMemory(before);
+    const wrap = h("div.snapshot.l3p-snapshot", view.el);
+    view.present(events, null, { instant: true }).then(() => {
+      this.snapLast = view.memory();
+      wrap.dataset.ready = "1";
+    });
+    return wrap;
+  }
+
+  /** What a later step's picture needs from this one. */
+  memory() {
+    const disco = this.disco.dataset.active && this.disco.dataset.stopped === undefined ? this.disco.dataset.penguins : null;
+    return {
+      stops: this.reels.map((r) => r.stop),
+      ladder: this.ladder ? { ...this.ladder } : null,
+      nudges: Number(this.nudgeBox.dataset.left || 0),
+      phase: this.el.dataset.phase,
+      penguins: disco ? JSON.parse(disco) : null,
+    };
+  }
+
+  applyMemory(m) {
+    m.stops.forEach((stop, r) => this.reels[r]?.place(stop));
+    this.showWindow();
+    this.setNudges(m.nudges);
+    this.setPhase(m.phase);
+    if (m.ladder) {
+      this.ladder = { ...m.ladder };
+      this.showLadder();
+      this.setPrize(this.scale[m.ladder.level] * this.coin());
+    }
+    if (m.penguins) this.discoStart({ penguins: m.penguins }, true);
+  }
+
+  /** Without animation (a reload, a recall picture) the marquee says how the machine stands. */
+  summarize(events) {
+    const end = events.find((e) => e.type === "round_end");
+    const phase = this.el.dataset.phase;
+    if (end) {
+      if (end.win > 0) this.setMessage(`YOU WIN ${this.ctx.format(end.win)}`, end.bonuses_won ? `and ${this.bonusText(end.bonuses_won)}` : "");
+      else if (end.bonuses_won > 0) this.setMessage(`${this.bonusText(end.bonuses_won)} WON`, "");
+      else if (this.el.dataset.result === "nothing") this.setMessage("NOTHING", "Sube-Nada lost the prize");
+      else this.setMessage("NO PRIZE", "");
+    } else if (this.ladder) {
+      this.ladderMessage();
+    } else if (phase === "nudge") {
+      this.setMessage(`${plural(Number(this.nudgeBox.dataset.left || 0), "NUDGE")} LEFT`, "");
+    } else if (phase === "hold") {
+      this.setMessage("HOLD?", "");
+    } else if (phase === "disco") {
+      this.setMessage("DISCO!", "");
+    }
+  }
+
+  // -- paytable and rules --------------------------------------------------------------------
+
+  paytable(level) {
+    const g = this.game;
+    const fmt = (credits) => this.ctx.format(credits * level.coin);
+    const rows = Object.entries(g.pays).sort((a, b) => b[1] - a[1]).map(([code, credits]) => {
+      const kind = this.blue.has(code) ? "blue" : this.yellow.has(code) ? "yellow" : "plain";
+      const note = kind === "blue" ? (credits <= this.seesaw ? "Sube-Bonos" : "") : kind === "yellow" ? "Sube-Nada" : "";
+      return h("tr", { dataset: { symbol: code, kind } },
+        h("td", h("span.l3p-pt__syms", [use(code), use(code), use(code)])),
+        h("td", this.symbolName(code)),
+        h("td.l3p-pt__value", fmt(credits)),
+        h("td", note));
+    });
+    const bp = g.bonus_pays || {};
+    const bonusRows = [1, 2, 3].map((n) => h("tr", { dataset: { bonus: String(n) } },
+      h("td", h("span.l3p-pt__syms", Array.from({ length: n }, () => use(g.bonus || "BO")))),
+      h("td", `${n} Bonus symbol${n > 1 ? "s" : ""} (wilds join them)`),
+      h("td.l3p-pt__value", this.bonusText((bp[n] ?? bp[String(n)]) * level.coin)), h("td", "")));
+    const discoCash = (g.disco_prizes || []).filter((p) => p[0] === "C").map((p) => Number(p.slice(1)));
+    const discoBonus = (g.disco_prizes || []).filter((p) => p[0] === "B").map((p) => Number(p.slice(1)));
+    const range = (list, f) => (list.length ? `${f(Math.min(...list))} – ${f(Math.max(...list))}` : "–");
+    const ladder = this.scale.slice().reverse().map((credits, k) => {
+      const level_ = this.scale.length - 1 - k;
+      return h("li", { dataset: { level: String(level_) } }, fmt(credits),
+        level_ === this.scale.length - 1 ? " (maximum)" : "", credits === this.seesaw ? " ← 3 Bells: seesaw above" : "");
+    });
+    return h("div.paytable.l3p-paytable", { "data-testid": "paytable" },
+      h("p.paytable__intro", `Prizes for three on the red center line at your bet of ${this.ctx.format(level.stake)}. The wild (left and right reels) joins any pair; with a Bonus symbol on the line it always joins the Bonus.`),
+      h("table.table.l3p-pt", h("tbody", rows, h("tr", { dataset: { symbol: "SP" } },
+        h("td", h("span.l3p-pt__syms", [use("SP"), use("SP"), use("SP")])), h("td", "Speaker"), h("td.l3p-pt__value", "DISCO"), h("td", "")), bonusRows)),
+      h("p", h("span.l3p-key.l3p-key--blue", "Blue"), " prizes up to 3 Bells may be risked in Sube-Bonos; ",
+        h("span.l3p-key.l3p-key--yellow", "yellow"), " prizes in Sube-Nada."),
+      h("h3", "The Disco"),
+      h("p", `Five penguins, each with a prize: ${range(discoCash, fmt)} or ${range(discoBonus, (n) => this.bonusText(n * level.coin))}. PLAY stops the lights on one penguin; a cash prize up to 3 Bells goes into Sube-Bonos.`),
+      h("h3", "The payout scale"),
+      h("ol.l3p-pt__ladder", { reversed: true }, ladder),
+      h("p", `1 Bonus counts as ${this.ctx.format(g.bonus_value)} when a prize turns into Bonuses (the rest is rounded at random).`));
+  }
+
+  rules() {
+    const g = this.game;
+    const levels = g.bet_levels;
+    const fmt = this.ctx.format;
+    return h("div.rules", { "data-testid": "rules" },
+      h("p.rules__rtp", "Theoretical return to player (RTP): ", h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2)),
+        ` (with the best play, AUTO; Bonuses counted at ${fmt(g.bonus_value)} each).`),
+      h("ul",
+        h("li", `Three reels of 16 symbols; prizes on the red center line. Bets: ${levels.map((l) => fmt(l.stake)).join(", ")}. Every prize is scaled to the bet.`),
+        h("li", "Wild: on the left and right reels, it joins any other symbol; with a Bonus symbol on the line it always joins the Bonus."),
+        h("li", "Hold: two matching symbols without a prize may offer a free held game: the machine suggests the pair; HOLD / ADVANCE under each reel holds or releases it (two reels at most), and PLAY spins the others."),
+        h("li", "Nudges: after a near miss the machine may offer 1 to 4 nudges (the lamps beside the reels). Each moves a reel one stop down, bringing the symbol above onto the line. PLAY plays the best move, COLLECT keeps the line. AUTO (lit) plays every nudge for you."),
+        h("li", "Sube-Bonos: a blue prize up to 3 Bells (and a Disco prize up to 3 Bells) may be collected or played. PLAY goes up the payout scale or turns the prize into Bonuses; above 3 Bells it is a seesaw: up or one step down. The top of the scale is paid at once."),
+        h("li", "Sube-Nada: a yellow prize may be collected or played: up the scale, or nothing."),
+        h("li", "AUTO-RISK (lit) plays every ladder to its end."),
+        h("li", "The Disco: three Speakers. Five penguins light in turn until PLAY stops them; the lit penguin's prize is won."),
+        h("li", `Vertical lines: a symbol with the vertical-lines sign on the line adds one to the counter (up to ${9}), used in the upper game.`),
+        h("li", "Bonuses are only for the upper game; the BONUSES display shows your balance of them."),
+        h("li", "Keys: Space / Enter PLAY · ← ↓ → or 1 2 3 HOLD / ADVANCE · Backspace or + COLLECT · Delete or / AUTO · * AUTO-RISK · − AUTO-PLAY · ↑ or . BET · H history · Esc exit."),
+        h("li", "A game left unfinished is restored when you come back. A malfunction voids all pays and plays.")),
+      h("p.rules__meta", `Game ${g.name} version ${g.version}, RTP variant ${g.variant}.`));
+  }
+}
