@@ -384,12 +384,14 @@ export class GameScreen {
       await this.renderer.present(round.events.slice(known), round);
       this.setWin(round.win);
     }
-    if (round.status === "complete") this.roundDone(round, reply);
+    if (round.status === "complete") await this.roundDone(round, reply);
   }
 
-  roundDone(round, reply) {
+  async roundDone(round, reply) {
     this.root.dataset.lastRound = String(round.id);
-    this.app.refreshSession();
+    // The session meters (net position, spend) are part of the round's result: the screen is
+    // not idle until they show it.
+    await this.app.refreshSession();
     if (reply?.session_closed) this.app.sessionClosed(reply.session_closed);
   }
 
@@ -529,7 +531,7 @@ export class GameScreen {
     this.round = round;
     await this.renderer.present(round.events, round);
     this.setWin(round.win);
-    if (round.status === "complete") this.roundDone(round, reply);
+    if (round.status === "complete") await this.roundDone(round, reply);
   }
 
   showStopReason(reason) {
