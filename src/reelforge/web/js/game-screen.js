@@ -471,7 +471,8 @@ export class GameScreen {
     const limits = await autoplayDialog({
       stake: this.level.stake,
       currency: this.game.currency,
-      maxSpins: this.rules.autoplay_max_spins ?? null,
+      // The game's own cap (GET /games: the smaller of the game's and the profile's) wins.
+      maxSpins: this.game.autoplay_max_spins ?? this.rules.autoplay_max_spins ?? null,
       balance: this.app.balance,
     });
     if (!limits) return;
