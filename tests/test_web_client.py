@@ -25,13 +25,12 @@ from sqlalchemy import create_engine, update
 from helpers import trigger_script, wheel_draw
 from server_process import ServerProcess
 from web_support import (
-    CHROMIUM_ARGS,
     Operator,
     Tab,
-    chromium_or_skip,
-    clean_shots,
+    browser_server,
+    chromium_browser,
+    money,
     new_tab,
-    playwright_or_skip,
 )
 
 GNOMES = "reign-of-gnomes"
@@ -41,16 +40,7 @@ POUNDS = 100
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    chromium_or_skip()
-    data = tmp_path_factory.mktemp("web")
-    # A seeded stream: the same outcomes on every run (no surprise pick mid-test).
-    env = {"REELFORGE_DEMO_MODE": "1", "REELFORGE_TEST_SEED": "20261130"}
-    proc = ServerProcess(f"sqlite:///{data / 'web.db'}", data, env)
-    proc.start()
-    try:
-        yield proc
-    finally:
-        proc.kill()
+    yield from browser_server(tmp_path_factory.mktemp("web"), "20261130")
 
 
 @pytest.fixture(scope="module")
@@ -62,28 +52,12 @@ def operator(server: ServerProcess) -> Iterator[Operator]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    executable = chromium_or_skip()
-    sync_playwright = playwright_or_skip()
-    clean_shots()
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from chromium_browser(None)
 
 
 @pytest.fixture
 def tab(browser: Any, server: ServerProcess) -> Iterator[Tab]:
     yield from new_tab(browser, server.url.removesuffix("/api/v1"))
-
-
-def money(text: str) -> int:
-    """'£1,234.50' -> 123450; '-£0.40' -> -40."""
-    m = re.search(r"(-?)\D*([\d,]+)\.(\d\d)", text)
-    assert m, text
-    value = int(m.group(2).replace(",", "")) * 100 + int(m.group(3))
-    return -value if m.group(1) else value
 
 
 def finish_round(tab: Tab, timeout: float = 90.0) -> None:

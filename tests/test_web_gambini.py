@@ -12,7 +12,6 @@ in portrait and landscape.  No console errors.  Screenshots: test-artifacts/scre
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -23,14 +22,14 @@ from reelforge.games import get_game
 from reelforge.games.ghost_of_gambini.data_model import CENTER, OUTER, GambiniData
 from server_process import ServerProcess
 from web_support import (
-    CHROMIUM_ARGS,
     SHOTS,
     TEST_SPEED,
     Operator,
     Tab,
-    chromium_or_skip,
+    browser_server,
+    chromium_browser,
+    money,
     new_tab,
-    playwright_or_skip,
 )
 
 GAME = "#/game/ghost-of-gambini"
@@ -148,15 +147,7 @@ def rewind_round(d: GambiniData) -> tuple[list[int], int]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    chromium_or_skip()
-    data = tmp_path_factory.mktemp("web-gambini")
-    env = {"REELFORGE_DEMO_MODE": "1", "REELFORGE_TEST_SEED": "20261201"}
-    proc = ServerProcess(f"sqlite:///{data / 'web.db'}", data, env)
-    proc.start()
-    try:
-        yield proc
-    finally:
-        proc.kill()
+    yield from browser_server(tmp_path_factory.mktemp("web-gambini"), "20261201")
 
 
 @pytest.fixture(scope="module")
@@ -168,29 +159,12 @@ def operator(server: ServerProcess) -> Iterator[Operator]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    executable = chromium_or_skip()
-    sync_playwright = playwright_or_skip()
-    for old in SHOTS.glob("gambini-*.png"):  # this module's screenshots only (the others stay)
-        old.unlink()
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from chromium_browser("gambini")
 
 
 @pytest.fixture
 def tab(browser: Any, server: ServerProcess) -> Iterator[Tab]:
     yield from new_tab(browser, server.url.removesuffix("/api/v1"))
-
-
-def money(text: str) -> int:
-    """'£1,234.50' -> 123450."""
-    m = re.search(r"(-?)\D*([\d,]+)\.(\d\d)", text)
-    assert m, text
-    value = int(m.group(2).replace(",", "")) * 100 + int(m.group(3))
-    return -value if m.group(1) else value
 
 
 def shot_png(tab: Tab, name: str) -> None:

@@ -15,7 +15,6 @@ test-artifacts/screenshots/pinguinos-*.png.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -30,13 +29,13 @@ from reelforge.games.los_3_pinguinos.payline import evaluate, line_symbols, nudg
 from reelforge.rng import ScriptedRandom
 from server_process import OP_HEADERS, ServerProcess
 from web_support import (
-    CHROMIUM_ARGS,
     SHOTS,
     Operator,
     Tab,
-    chromium_or_skip,
+    browser_server,
+    chromium_browser,
+    money,
     new_tab,
-    playwright_or_skip,
 )
 
 GAME_ID = "los-3-pinguinos"
@@ -123,15 +122,7 @@ def deal(d: LowerData, stake: int, start: list[int], *steps: tuple[str, int | No
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    chromium_or_skip()
-    data = tmp_path_factory.mktemp("web-pinguinos")
-    env = {"REELFORGE_DEMO_MODE": "1", "REELFORGE_TEST_SEED": "20261203"}
-    proc = ServerProcess(f"sqlite:///{data / 'web.db'}", data, env)
-    proc.start()
-    try:
-        yield proc
-    finally:
-        proc.kill()
+    yield from browser_server(tmp_path_factory.mktemp("web-pinguinos"), "20261203")
 
 
 @pytest.fixture(scope="module")
@@ -147,16 +138,7 @@ def operator(server: ServerProcess) -> Iterator[Operator]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    executable = chromium_or_skip()
-    sync_playwright = playwright_or_skip()
-    for old in SHOTS.glob("pinguinos-*.png"):  # this module's screenshots only (the others stay)
-        old.unlink()
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from chromium_browser("pinguinos")
 
 
 @pytest.fixture
@@ -179,14 +161,6 @@ def player(op: Operator, external_id: str, credit: int) -> str:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-
-
-def money(text: str) -> int:
-    """'€1,234.50' -> 123450."""
-    m = re.search(r"(-?)\D*([\d,]+)\.(\d\d)", text)
-    assert m, text
-    value = int(m.group(2).replace(",", "")) * 100 + int(m.group(3))
-    return -value if m.group(1) else value
 
 
 def shot_png(tab: Tab, name: str) -> None:

@@ -185,3 +185,41 @@ def new_tab(browser: Any, base_url: str, **context: Any) -> Iterator[Tab]:
 def clean_shots() -> None:
     if SHOTS.exists():
         shutil.rmtree(SHOTS)
+
+
+def money(text: str) -> int:
+    """Shown money in minor units: '£1,234.50' -> 123450; '-€0.40' -> -40."""
+    m = re.search(r"(-?)\D*([\d,]+)\.(\d\d)", text)
+    assert m, text
+    value = int(m.group(2).replace(",", "")) * 100 + int(m.group(3))
+    return -value if m.group(1) else value
+
+
+def browser_server(data: Path, seed: str) -> Iterator[ServerProcess]:
+    """A demo-mode server on SQLite dealing from a seeded stream (the same outcomes every run)."""
+    chromium_or_skip()
+    env = {"REELFORGE_DEMO_MODE": "1", "REELFORGE_TEST_SEED": seed}
+    proc = ServerProcess(f"sqlite:///{data / 'web.db'}", data, env)
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.kill()
+
+
+def chromium_browser(shots_prefix: str | None) -> Iterator[Any]:
+    """Debian's Chromium through Playwright.  Old screenshots go first: all of them, or only
+    ``<shots_prefix>-*.png`` (a module's own)."""
+    executable = chromium_or_skip()
+    sync_playwright = playwright_or_skip()
+    if shots_prefix is None:
+        clean_shots()
+    else:
+        for old in SHOTS.glob(f"{shots_prefix}-*.png"):
+            old.unlink()
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
