@@ -305,7 +305,9 @@ def test_an_unknown_mode_or_variant_is_refused() -> None:
     with pytest.raises(InvalidBet, match="unknown mode"):
         GAME.start(20, NoMoreDraws(), mode="buy")
     with pytest.raises(InvalidBet, match="unknown mode"):
-        GAME.cost(20, mode="upper")
+        GAME.cost(20, mode="buy")
+    with pytest.raises(InvalidBet, match="not offered in mode upper"):
+        GAME.cost(20, mode="upper")  # the upper bets are named by their value: 100 for €0.20 + 1
     with pytest.raises(InvalidBet, match="unknown RTP variant"):
         GAME.start(20, NoMoreDraws(), variant="99")
 

@@ -8,16 +8,20 @@ table* ``{ outcome = weight }`` is drawn with one ``randbelow(total)`` in file o
 
 from __future__ import annotations
 
+import tomllib
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from reelforge.engine.datafile import load_model, parse_model
+from reelforge.engine.datafile import DataFileError, parse_model
+
+from .upper_data import UpperBet, UpperData, merge
 
 N_REELS = 3
 STOPS = 16
+DATA_DIR = Path(__file__).parent / "data"
 WILD_REELS = (0, 2)  # the wild lands on the left and right reels only
 
 
@@ -141,6 +145,7 @@ class LowerData(Strict):
     nudges: Nudges
     disco_game: Disco
     ladders: Ladders
+    upper: UpperData  # the upper game (data/upper.toml with the variant's [upper] knobs)
 
     @model_validator(mode="after")
     def _cross_checks(self) -> LowerData:
@@ -175,6 +180,12 @@ class LowerData(Strict):
             raise ValueError("no prize may exceed the top of ladders.scale")
         if self.disco in self.pays:
             raise ValueError("the disco combination starts the Disco game, it has no cash prize")
+        unit_value = self.upper_value(self.upper.bets[0])
+        for i, bet in enumerate(self.upper.bets):
+            if self.upper_value(bet) != bet.multiplier * unit_value:
+                raise ValueError(
+                    f"upper.bets[{i}]: multiplier {bet.multiplier} is not its value over the first bet's"
+                )
         return self
 
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> LowerData:
@@ -191,10 +202,49 @@ class LowerData(Strict):
             raise ValueError(f"bet {bet} is not offered")
         return bet // self.game.unit
 
+    # -- the upper game's bets ------------------------------------------------------------
 
-def parse(raw: dict, source: str) -> LowerData:
-    return parse_model(LowerData, raw, source)
+    def upper_value(self, bet: UpperBet) -> int:
+        """A bet's value in cents, its Bonuses at ``bonus_value``: the stake that names it."""
+        return bet.cash + bet.bonuses * self.game.bonus_value
+
+    @cached_property
+    def upper_stakes(self) -> tuple[int, ...]:
+        return tuple(self.upper_value(b) for b in self.upper.bets)
+
+    def upper_bet(self, stake: int) -> tuple[int, UpperBet]:
+        """The index and bet an upper stake (its value in cents) names; ValueError if none."""
+        if isinstance(stake, int) and not isinstance(stake, bool) and stake in self.upper_stakes:
+            i = self.upper_stakes.index(stake)
+            return i, self.upper.bets[i]
+        raise ValueError(f"stake {stake} is not an upper bet; offered: {list(self.upper_stakes)}")
+
+
+def _with_upper(raw: dict, data_dir: Path) -> dict:
+    """Merge the shared upper file a variant's ``[upper]`` names into it."""
+    upper = raw.get("upper")
+    if not isinstance(upper, dict) or "file" not in upper:
+        return raw
+    knobs = dict(upper)
+    path = data_dir / str(knobs.pop("file"))
+    try:
+        shared = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DataFileError(f"{path.name}: {exc}") from exc
+    try:
+        merged = merge(shared, knobs)
+    except ValueError as exc:
+        raise DataFileError(f"{path.name}: {exc}") from exc
+    return {**raw, "upper": merged}
+
+
+def parse(raw: dict, source: str, data_dir: Path = DATA_DIR) -> LowerData:
+    return parse_model(LowerData, _with_upper(raw, data_dir), source)
 
 
 def load(path: Path) -> LowerData:
-    return load_model(LowerData, path)
+    try:
+        raw = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"{path.name}: not valid TOML: {exc}") from exc
+    return parse(raw, path.name, path.parent)

@@ -38,7 +38,7 @@ from reelforge.engine.variants import Variants
 from reelforge.money import BetLevel, InvalidBet
 from reelforge.rng import RandomSource, weighted_index
 
-from . import strategy
+from . import strategy, upper_round
 from .data_model import STOPS, LowerData, load
 from .payline import Outcome, evaluate, line_symbols, nudge_offerable, vertical_hits
 
@@ -83,14 +83,15 @@ class LosTresPinguinos(Variants[LowerData]):
 
     id = "los-3-pinguinos"
     name = "Los 3 Pinguinos"
-    modes: ClassVar[list[str]] = ["base"]
+    modes: ClassVar[list[str]] = ["base", "upper"]
+    own_bet_modes: ClassVar[tuple[str, ...]] = ("upper",)  # the upper game's bets are its own
     side_balances: ClassVar[tuple[str, ...]] = ("bonuses",)
     autoplay_max_spins: ClassVar[int | None] = 100  # the seed: AUTO-PLAY "up to a maximum of 100"
 
     def __init__(self, variants: dict[str, LowerData] | None = None) -> None:
         if variants is None:
             variants = {}
-            for path in sorted(DATA_DIR.glob("*.toml"), key=lambda p: -int(p.stem.split("-")[1])):
+            for path in sorted(DATA_DIR.glob("rtp-*.toml"), key=lambda p: -int(p.stem.split("-")[1])):
                 data = load(path)
                 variants[data.game.variant] = data
         if not variants:
@@ -99,24 +100,40 @@ class LosTresPinguinos(Variants[LowerData]):
         self.default_variant = next(iter(variants))
         self.version = variants[self.default_variant].game.version
 
-    def bet_levels(self, variant: str | None = None) -> list[BetLevel]:
+    def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
+        """The lower game's bets; the upper game's are named by their value in cents (cash
+        plus Bonuses at ``bonus_value``): €0.20 + 1 Bonus is the stake 100."""
+        self.check_mode(mode)
         d = self.data(variant)
+        if mode == "upper":
+            return [
+                BetLevel(coin=b.multiplier, credits=s // b.multiplier)
+                for b, s in zip(d.upper.bets, d.upper_stakes, strict=True)
+            ]
         return [BetLevel(coin=b // d.game.unit, credits=d.game.unit) for b in d.game.bets]
 
-    def _level(self, d: LowerData, stake: int) -> BetLevel:
-        for level in self.bet_levels(d.game.variant):
+    def _level(self, d: LowerData, stake: int, mode: str = "base") -> BetLevel:
+        levels = self.bet_levels(d.game.variant, mode)
+        for level in levels:
             if isinstance(stake, int) and not isinstance(stake, bool) and level.stake == stake:
                 return level
-        raise InvalidBet(f"stake {stake} is not offered; offered stakes (cents): {list(d.game.bets)}")
+        offered = [level.stake for level in levels]
+        raise InvalidBet(f"stake {stake} is not offered in mode {mode}; offered stakes (cents): {offered}")
 
     def cost(self, stake: int, mode: str = "base") -> int:
+        """Cash debited: the bet, or an upper bet's cash part (its Bonuses leave the machine
+        inside the round, as a side-balance movement)."""
         self.check_mode(mode)
-        return self._level(self.data(), stake).stake
+        d = self.data()
+        level = self._level(d, stake, mode)
+        if mode == "upper":
+            return d.upper_bet(stake)[1].cash
+        return level.stake
 
     def state_key(self, stake: int, mode: str = "base") -> str | None:
-        """One machine state per player, whatever the bet (the upper game shares it)."""
+        """One machine state per player, whatever the bet or game (lower and upper share it)."""
         self.check_mode(mode)
-        self._level(self.data(), stake)
+        self._level(self.data(), stake, mode)
         return STATE_KEY
 
     def play_settings(self) -> dict[str, bool]:
@@ -147,6 +164,37 @@ class LosTresPinguinos(Variants[LowerData]):
             "bonus_value": d.game.bonus_value,
             "bonus_cap": d.game.bonus_cap,
             "settings": self.play_settings(),
+            "upper": self._upper_info(d),
+        }
+
+    def _upper_info(self, d: LowerData) -> dict[str, Any]:
+        u = d.upper
+        return {
+            "bets": [
+                {
+                    "stake": s,
+                    "cash": b.cash,
+                    "bonuses": b.bonuses,
+                    "multiplier": b.multiplier,
+                    "fraction": b.fraction,
+                    "minigame_floor": b.minigame_floor,
+                    "max_prize": b.max_prize,
+                    "mixed": sorted(b.mixed),
+                }
+                for b, s in zip(u.bets, d.upper_stakes, strict=True)
+            ],
+            "symbols": u.symbols,
+            "strips": [list(s) for s in u.strips],
+            "lines": [list(line) for line in u.lines],
+            "pays": u.pays,
+            "sevens": list(u.sevens),
+            "minigames": u.minigames,
+            "accumulator": u.accumulator,
+            "accumulator_pieces": u.accumulator_pieces,
+            "vertical_lines": u.vertical_lines,
+            "roulette_sections": list(u.roulette.sections),
+            "fishing_catch": [k for k in u.fishing.catch if k != "X"],
+            "slides_prizes": list(u.slides.prizes),
         }
 
     # -- math ------------------------------------------------------------------------------
@@ -178,8 +226,23 @@ class LosTresPinguinos(Variants[LowerData]):
     ) -> Round:
         self.check_mode(mode)
         d = self.data(variant)
-        level = self._level(d, stake)
+        level = self._level(d, stake, mode)
         machine = read_machine(d, player_state)
+        if mode == "upper":
+            bet = d.upper_bet(stake)[1]
+            rnd = Round(
+                game=self.id,
+                game_version=self.version,
+                variant=d.game.variant,
+                mode=mode,
+                coin=bet.multiplier,
+                stake=bet.cash,
+                step=1,
+                player_state=machine,
+            )
+            upper_round.start(d, rnd, stake, rng)
+            self._settle(rnd)
+            return rnd
         rnd = Round(
             game=self.id,
             game_version=self.version,
@@ -214,6 +277,13 @@ class LosTresPinguinos(Variants[LowerData]):
         """Take an allowed action on ``rnd`` in place (``act`` hands it a copy)."""
         rnd.step += 1
         name = action.name
+        if rnd.mode == "upper":
+            if rnd.state["phase"] == "double":
+                upper_round.double_act(d, rnd, action, rng)
+            else:
+                upper_round.minigame_play(d, rnd, action, rng)
+            self._settle(rnd)
+            return
         if name == "nudge":
             assert action.choice is not None
             self._nudge(d, rnd, action.choice, rng)
@@ -238,6 +308,8 @@ class LosTresPinguinos(Variants[LowerData]):
         """AUTO-ADVANCE plays nudges and holds for the most value, AUTO-RISK plays every ladder
         to its end; the Disco stops itself.  None: a human must decide (nudges without
         AUTO-ADVANCE)."""
+        if round_.mode == "upper":
+            return upper_round.auto_action(round_, settings)
         phase = round_.state.get("phase")
         d = self.data(round_.variant)
         play = "auto_risk" if settings.get("auto_risk") else "auto"
@@ -461,6 +533,20 @@ class LosTresPinguinos(Variants[LowerData]):
         st = rnd.state
         phase = st["phase"]
         d = self.data(rnd.variant)
+        if rnd.mode == "upper":
+            rnd.actions = upper_round.actions(d, rnd)
+            if not rnd.actions:
+                st["phase"] = "done"
+                rnd.status = "complete"
+                rnd.events.append(
+                    {
+                        "type": "round_end",
+                        "credits": st["credits"],
+                        "win": rnd.win,
+                        "bonuses_won": st["bonuses_won"],
+                    }
+                )
+            return
         if phase == "nudge":
             best = self._best_nudge_action(d, rnd, "default")
             nudge = ActionSpec(
