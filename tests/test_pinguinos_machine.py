@@ -1,0 +1,103 @@
+"""The whole machine's chain: the lower round's joint law of Bonuses and vertical-line hits
+against the readable rules, and the long-run figures of standard play on a small case.
+
+The law is walked by ``machine_exact``; the Monte Carlo plays the real rules (``start`` then
+``auto_action`` with AUTO-ADVANCE on and AUTO-RISK off) on a fixed seed and compares the
+cell counts by a chi-square test (cells pooled to an expected count of at least 20) and the
+means of Bonuses and hits within 99% bounds from their variances.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from scipy.stats import chi2
+
+from reelforge.games.los_3_pinguinos import LosTresPinguinos
+from reelforge.games.los_3_pinguinos import machine_exact as M
+from reelforge.rng import SeededRandom
+
+AUTO = {"auto_advance": True, "auto_risk": False}
+ROUNDS = 40_000
+
+
+@pytest.fixture(scope="module")
+def game() -> LosTresPinguinos:
+    return LosTresPinguinos()
+
+
+def _play_lower(game: LosTresPinguinos, rounds: int, seed: int) -> Counter[tuple[int, int]]:
+    rng = SeededRandom(seed)
+    seen: Counter[tuple[int, int]] = Counter()
+    for _ in range(rounds):
+        rnd = game.start(20, rng, player_state=None)
+        while not rnd.complete:
+            action = game.auto_action(rnd, AUTO)
+            assert action is not None
+            rnd = game.act(rnd, action, rng)
+        hits = sum(e["hits"] for e in rnd.events if e["type"] == "vertical_lines")
+        seen[(rnd.state["bonuses_won"], hits)] += 1
+    return seen
+
+
+def test_the_lower_round_law_is_a_distribution(game: LosTresPinguinos) -> None:
+    law = M.lower_round_law(game.data())
+    assert sum(law.values()) == 1
+    assert all(p > 0 for p in law.values())
+    assert max(h for _, h in law) <= 6  # two games, three reels each
+
+
+def test_the_lower_round_law_matches_the_rules(game: LosTresPinguinos) -> None:
+    law = M.lower_round_law(game.data())
+    seen = _play_lower(game, ROUNDS, seed=20261201)
+    # Pool rare cells so every expected count is at least 20.
+    cells = sorted(law, key=lambda k: -law[k])
+    groups: list[list[tuple[int, int]]] = []
+    for cell in cells:
+        if groups and sum(law[c] for c in groups[-1]) * ROUNDS < 20:
+            groups[-1].append(cell)
+        else:
+            groups.append([cell])
+    if len(groups) > 1 and sum(law[c] for c in groups[-1]) * ROUNDS < 20:
+        groups[-2] += groups.pop()
+    assert sum(seen.values()) == ROUNDS
+    assert set(seen) <= set(law), f"cells the law says cannot happen: {set(seen) - set(law)}"
+    stat = 0.0
+    for group in groups:
+        expected = float(sum(law[c] for c in group)) * ROUNDS
+        observed = sum(seen[c] for c in group)
+        stat += (observed - expected) ** 2 / expected
+    assert stat < chi2.ppf(0.999, len(groups) - 1), f"chi-square {stat:.1f} over {len(groups)} cells"
+    for which in (0, 1):
+        mean = sum(k[which] * p for k, p in law.items())
+        var = sum(k[which] ** 2 * p for k, p in law.items()) - mean**2
+        got = sum(k[which] * n for k, n in seen.items()) / ROUNDS
+        bound = 2.576 * math.sqrt(float(var) / ROUNDS)
+        assert abs(got - float(mean)) < bound, (which, got, float(mean), bound)
+
+
+def test_the_upper_counter_step_is_a_distribution(game: LosTresPinguinos) -> None:
+    step = M.upper_counter_step(game.data())
+    assert sum(p for _, p in step) == 1
+    assert [k for k, _ in step] == [0, 1, 2, 3, 4, 5]
+
+
+def test_standard_play_long_run_on_a_hand_made_value(game: LosTresPinguinos) -> None:
+    """With the upper game worth exactly its stake at 5 and 8 lines, the machine returns a
+    stake-weighted mix of the lower RTP and 100%; the shares must be probabilities."""
+    d = game.data()
+    value = Fraction(d.upper_stakes[0])
+    out = M.machine_long_run(d, 20, 0, (value, value))
+    lower_rtp = float(M.S.values(d, "auto").rtp_cents) / 20
+    assert 0 < out["upper_game_share"] < 1
+    assert 0 <= out["eight_line_share_of_upper"] <= 1
+    lo, hi = sorted((lower_rtp, 1.0))
+    assert lo < out["rtp"] < hi
+    # Bonuses in = Bonuses out in the long run: lower rounds' Bonuses pay the upper games.
+    law = M.lower_round_law(d)
+    mean_bonuses = float(sum(b * p for (b, _), p in law.items()))
+    s = out["upper_game_share"]
+    assert (1 - s) * mean_bonuses == pytest.approx(s * d.upper.bets[0].bonuses, rel=1e-9)
