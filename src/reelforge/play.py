@@ -28,9 +28,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from reelforge.engine.game import Game
+from reelforge.engine.game import Game, InsufficientSideBalance
 from reelforge.engine.round import Action, ActionSpec, Round
 from reelforge.money import format_minor
+from reelforge.play_upper import UPPER_EVENTS, show_upper_event, side_part
 from reelforge.rng import RandomSource
 
 ReadLine = Callable[[], str]
@@ -146,12 +147,21 @@ class TerminalPlay:
     def run(self, *, stake: int, balance: int, max_rounds: int | None = None) -> Session:
         s = Session(balance=balance)
         cost = self.game.cost(stake, self.mode)  # a bought feature costs its price
-        if cost == stake:
+        side = side_part(self.game.info(), self.mode, stake)
+        if side:  # an upper bet of Los 3 Pinguinos: cash and Bonuses
+            offer, what = f"play {self.mode}: {self.money(cost)} + {side}", "cash part"
+        elif cost == stake:
             offer, what = f"spin {self.money(stake)}", "stake"
         else:
             offer, what = f"play {self.mode} for {self.money(cost)} (bet {self.money(stake)})", "price"
         self.console.print(f"[bold]{escape(self.game.name)}[/bold]  balance {self.money(balance)}")
-        symbols = self.game.info().get("symbols")
+        info = self.game.info()
+        section = info.get(self.mode)  # a mode with reels of its own (the upper game) names its symbols
+        symbols = (
+            section.get("symbols")
+            if isinstance(section, dict) and "symbols" in section
+            else info.get("symbols")
+        )
         if isinstance(symbols, dict) and all(isinstance(v, str) for v in symbols.values()):
             legend = ", ".join(f"{code} {name}" for code, name in symbols.items())
             self.console.print(f"Symbols: {legend}", markup=False, highlight=False)
@@ -164,10 +174,14 @@ class TerminalPlay:
             answer = self.ask(f"Balance {self.money(s.balance)}. Enter to {offer} / q to quit: ")
             if answer is None or answer.lower() in {"q", "quit", "exit"}:
                 break
+            try:
+                rnd = self.play_round(stake)
+            except InsufficientSideBalance as exc:  # refused before anything was drawn or paid
+                self.console.print(f"{escape(str(exc))}: stopping.")
+                break
             s.balance -= cost
             s.staked += cost
             s.rounds += 1
-            rnd = self.play_round(stake)
             s.balance += rnd.win
             s.won += rnd.win
         self.console.print(
@@ -194,12 +208,21 @@ class TerminalPlay:
         """What the player carries to the next round at this bet, e.g. ``piggies 2 / 0`` or
         ``bonuses 3, vertical lines 2`` (empty fields left out)."""
         parts = [
-            f"{name.replace('_', ' ')} "
-            f"{' / '.join(str(v) for v in value) if isinstance(value, list) else value}"
+            f"{name.replace('_', ' ')} {self.state_value(value)}"
             for name, value in state.items()
             if not (isinstance(value, dict | list) and not value)
         ]
         self.console.print(f"[cyan]{escape(', '.join(parts))}[/]")
+
+    @staticmethod
+    def state_value(value: Any) -> str:
+        """A list as ``2 / 0``, a mapping (Los 3 Pinguinos' accumulators by upper bet) as
+        ``100: 3, 500: 1``."""
+        if isinstance(value, list):
+            return " / ".join(str(v) for v in value)
+        if isinstance(value, dict):
+            return ", ".join(f"{k}: {v}" for k, v in value.items())
+        return str(value)
 
     def decide(self, rnd: Round) -> Action:
         """The player's action at this step: a menu when several actions are offered."""
@@ -274,7 +297,9 @@ class TerminalPlay:
         if spec.choices is None:
             self.ask(f"Enter to {spec.name}: ")
             return Action(name=spec.name)
-        label = "pick a stone" if spec.name == "pick" else spec.name
+        label = spec.name
+        if spec.name == "pick":  # Ice Diamonds' stones, or the Slides' platforms
+            label = "pick a platform" if rnd.state.get("phase") == "slides" else "pick a stone"
         default = f"{spec.default}"
         if spec.default is not None and (meaning := choice_label(spec.name, spec.default)):
             default += f", {meaning}"
@@ -353,6 +378,8 @@ class TerminalPlay:
             c.print(f"{name} over: wins {self.money(e['credits'] * rnd.coin)}")
         elif kind == "max_win":
             c.print(f"[bold red]MAX WIN reached: {self.money(e['credits'] * rnd.coin)}[/]")
+        elif rnd.mode == "upper" and kind in UPPER_EVENTS:
+            show_upper_event(self.console, self.money, e)
         elif kind in PINGUINOS_EVENTS:
             self.show_machine_event(rnd, e)
         elif kind == "round_end":

@@ -28,6 +28,7 @@ StopReason = Literal[
     "single_win_limit",
     "total_win_limit",
     "insufficient_balance",
+    "insufficient_bonuses",  # the side balance a round takes (Los 3 Pinguinos' upper bets)
     "player_action",
     "cancelled",
 ]
@@ -46,7 +47,11 @@ class Autoplay(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     limits: AutoplayLimits
-    stake: int = Field(gt=0)
+    stake: int = Field(gt=0)  # the bet level each round is opened at
+    mode: str = Field(default="base", min_length=1, max_length=32)
+    # Money debited per round when it differs from the stake (an upper bet's cash part: its
+    # Bonuses are no money); None: the stake.  Loss limit and balance checks count it.
+    cost: int | None = Field(default=None, gt=0)
     spins_left: int
     staked: int = 0
     won: int = 0
@@ -60,13 +65,33 @@ class Autoplay(BaseModel):
         return self
 
     @classmethod
-    def begin(cls, limits: AutoplayLimits, stake: int, max_spins: int | None = None) -> Autoplay:
+    def begin(
+        cls,
+        limits: AutoplayLimits,
+        stake: int,
+        max_spins: int | None = None,
+        *,
+        mode: str = "base",
+        cost: int | None = None,
+    ) -> Autoplay:
         """Start a run; ``max_spins`` is the jurisdiction's cap (e.g. 100 in Spain)."""
         if max_spins is not None and limits.spins > max_spins:
             raise ValueError(f"autoplay is limited to {max_spins} spins here, {limits.spins} asked")
-        if limits.loss_limit < stake:
+        price = stake if cost is None else cost
+        if limits.loss_limit < price:
             raise ValueError("the loss limit must cover at least one stake")
-        return cls(limits=limits, stake=stake, spins_left=limits.spins)
+        return cls(
+            limits=limits,
+            stake=stake,
+            mode=mode,
+            cost=None if price == stake else price,
+            spins_left=limits.spins,
+        )
+
+    @property
+    def price(self) -> int:
+        """Money one round debits."""
+        return self.stake if self.cost is None else self.cost
 
     @property
     def net_loss(self) -> int:
@@ -83,15 +108,15 @@ class Autoplay(BaseModel):
             return False
         if self.spins_left <= 0:
             self.stop("spins_done")
-        elif self.net_loss + self.stake > self.limits.loss_limit:
+        elif self.net_loss + self.price > self.limits.loss_limit:
             self.stop("loss_limit")
-        elif balance < self.stake:
+        elif balance < self.price:
             self.stop("insufficient_balance")
         return self.running
 
     def round_started(self) -> None:
         self.spins_left -= 1
-        self.staked += self.stake
+        self.staked += self.price
 
     def round_pending(self, round_: Round) -> bool:
         """A round needs the player: stop and say so.  Returns whether autoplay may go on."""

@@ -8,8 +8,15 @@ import numpy as np
 
 from reelforge.engine.round import Action, Round
 from reelforge.engine.stats import SimStats
-from reelforge.money import BetLevel
+from reelforge.money import BetLevel, InvalidBet
 from reelforge.rng import RandomSource
+
+
+class InsufficientSideBalance(InvalidBet):
+    """A round's start needs more of a side balance (e.g. Bonuses) than the player holds.
+    Raised by :meth:`Game.start` before it draws anything; the server answers 402."""
+
+    currency: str = "bonuses"  # the side balance short (a name of Game.side_balances)
 
 
 class Game(Protocol):
@@ -28,12 +35,21 @@ class Game(Protocol):
     # with the jurisdiction profile's cap (the smaller wins).  Optional: a game that does not
     # define it has none (read it with :func:`autoplay_cap`).
     autoplay_max_spins: int | None
+    # Modes whose bets are a table of their own (Los 3 Pinguinos' upper game: ``("upper",)``):
+    # a stake names a bet of that table, and the operator switches those bets on and off apart
+    # from the base game's.  Every other mode (a bought feature) is played at a base bet.
+    # Optional: a game that does not define it has none (read it with :func:`own_bet_modes`).
+    own_bet_modes: tuple[str, ...]
 
-    def bet_levels(self) -> list[BetLevel]: ...
+    def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
+        """The stakes offered at ``variant`` in a mode of :attr:`own_bet_modes`, or the base
+        game's (``mode="base"``)."""
+        ...
 
     def cost(self, stake: int, mode: str = "base") -> int:
         """Minor units debited to open a round at this bet level (``stake``) in this mode:
-        the stake itself for a plain spin, a multiple of it for a bought feature."""
+        the stake itself for a plain spin, a multiple of it for a bought feature, the cash
+        part of a bet that also takes a side balance (an upper bet's Bonuses)."""
         ...
 
     def state_key(self, stake: int, mode: str = "base") -> str | None:
@@ -50,7 +66,9 @@ class Game(Protocol):
         mode: str = "base",
         player_state: dict[str, Any] | None = None,
     ) -> Round:
-        """Open a round: the stake must be one of :meth:`bet_levels`."""
+        """Open a round: the stake must be one of the mode's table (:func:`levels_for`).  A
+        side balance the bet takes is taken here, from ``player_state``; short of it, raise
+        :class:`InsufficientSideBalance` before drawing anything."""
         ...
 
     def act(self, round_: Round, action: Action, rng: RandomSource) -> Round:
@@ -91,6 +109,30 @@ def autoplay_cap(game: Game) -> int | None:
     if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
         raise TypeError(f"{game.id}.autoplay_max_spins must be a positive integer or None, got {cap!r}")
     return cap
+
+
+def own_bet_modes(game: Game) -> tuple[str, ...]:
+    """The game's modes with bets of their own (``own_bet_modes``), () when it has none."""
+    modes = tuple(getattr(game, "own_bet_modes", ()))
+    unknown = [m for m in modes if m not in game.modes or m == "base"]
+    if unknown:
+        raise TypeError(f"{game.id}.own_bet_modes names {unknown}, not modes of its own: {game.modes}")
+    return modes
+
+
+def bet_table(game: Game, mode: str = "base") -> str:
+    """Which bet table a round in ``mode`` is staked from: the mode's own, or ``"base"``."""
+    return mode if mode in own_bet_modes(game) else "base"
+
+
+def levels_for(game: Game, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
+    """The stakes a round in ``mode`` may be opened at: the stake 100 is €1 in Los 3 Pinguinos'
+    lower game and €0.20 + 1 Bonus in its upper game.  A game without own-bet modes is asked
+    for its base levels only (its ``bet_levels`` may not take a mode)."""
+    table = bet_table(game, mode)
+    if table == "base":
+        return game.bet_levels(variant)
+    return game.bet_levels(variant, mode=table)
 
 
 def standard_auto_action(round_: Round) -> Action | None:

@@ -49,6 +49,7 @@ class ActBody(Body):
 class AutoplayBody(Body):
     game: str = Field(min_length=1, max_length=64)
     stake: int = Field(gt=0, lt=10**12)
+    mode: str = Field(default="base", min_length=1, max_length=32)  # "upper": Los 3 Pinguinos' upper game
     spins: int = Field(ge=1, le=10_000)
     loss_limit: int = Field(gt=0, lt=10**12)
     single_win_limit: int | None = Field(default=None, gt=0, lt=10**12)
@@ -83,6 +84,7 @@ class VariantBody(Body):
 
 class BetsBody(Body):
     disabled: list[Annotated[StrictInt, Field(gt=0, lt=10**12)]] = Field(max_length=256)
+    mode: str | None = Field(default=None, min_length=1, max_length=32)  # an own-bet table; None: base
 
 
 def json_response(status: int, data: Any, headers: dict[str, str] | None = None) -> Response:
@@ -157,6 +159,7 @@ RoundId = Annotated[int, Path(ge=1, lt=2**62)]
 ExternalId = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:@-]+$")]
 GameId = Annotated[str, Path(min_length=1, max_length=64)]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key")]
+ModeQuery = Annotated[str | None, Query(min_length=1, max_length=32)]
 
 
 def create_app(server: GameServer) -> FastAPI:
@@ -335,13 +338,17 @@ def create_app(server: GameServer) -> FastAPI:
         return json_response(200, server.set_profile(body.profile))
 
     @operator.get("/games/{game_id}/bets", dependencies=op)
-    def get_bets(game_id: GameId) -> Response:
-        return json_response(200, server.get_bets(game_id))
+    def get_bets(game_id: GameId, mode: ModeQuery = None) -> Response:
+        """The base bets, or (``?mode=upper``) a mode's own bet table."""
+        return json_response(200, server.get_bets(game_id, mode))
 
     @operator.put("/games/{game_id}/bets", dependencies=op)
-    def set_bets(game_id: GameId, body: BetsBody, key: IdemKey = None) -> Response:
-        """Switch stakes of a game off (the list replaces the last one; [] switches all on)."""
-        return json_response(*server.set_bets(key, game_id, body.disabled))
+    def set_bets(game_id: GameId, body: BetsBody, mode: ModeQuery = None, key: IdemKey = None) -> Response:
+        """Switch stakes of a game's bet table off (the list replaces the last one; [] switches
+        all on): the base table, or a mode's own (``?mode=upper`` or ``"mode"`` in the body)."""
+        if mode is not None and body.mode is not None and mode != body.mode:
+            raise ApiError(400, "invalid_mode", f"the query names mode {mode!r}, the body {body.mode!r}")
+        return json_response(*server.set_bets(key, game_id, body.disabled, body.mode or mode))
 
     @operator.put("/games/{game_id}/variant", dependencies=op)
     def set_variant(game_id: GameId, body: VariantBody) -> Response:

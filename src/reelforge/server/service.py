@@ -25,7 +25,7 @@ from sqlalchemy import Connection, Engine, Row, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from reelforge.engine.autoplay import Autoplay, AutoplayLimits
-from reelforge.engine.game import Game, autoplay_cap
+from reelforge.engine.game import Game, InsufficientSideBalance, autoplay_cap, bet_table, levels_for
 from reelforge.engine.round import Action, InvalidAction, Round
 from reelforge.games import registry
 from reelforge.money import InvalidBet, find_bet
@@ -38,9 +38,9 @@ from reelforge.rng import (
     SeededRandom,
     SystemRandom,
 )
+from reelforge.server import bets, store
 from reelforge.server import round_store as rs
 from reelforge.server import schema as t
-from reelforge.server import store
 from reelforge.server.config import Settings
 from reelforge.server.db import make_engine, migrate
 from reelforge.server.errors import ApiError, bad_request, conflict, forbidden, not_found
@@ -100,15 +100,6 @@ class PlayerContext:
 
 def fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(f"{method} {path} {store.dumps(body)}".encode()).hexdigest()
-
-
-def bets_key(game_id: str) -> str:
-    """The server setting holding the stakes of a game the operator switched off."""
-    return f"bets_disabled:{game_id}"
-
-
-def parse_bets(raw: str | None) -> list[int]:
-    return sorted(json.loads(raw)) if raw else []
 
 
 def stored_play_settings(raw: str | None) -> dict[str, dict[str, bool]]:
@@ -211,10 +202,10 @@ class GameServer:
             raise not_found(f"unknown game {game_id!r}; offered: {sorted(self.games)}") from None
 
     def prechecks(
-        self, conn: Connection, player_id: int, game: Game
+        self, conn: Connection, player_id: int, game: Game, table: str = bets.BASE
     ) -> tuple[int | None, int | None, str, list[int]]:
         """In one query: a running autoplay of the game, a pending round of it, the variant,
-        the stakes the operator switched off."""
+        the stakes of the bet table ``table`` the operator switched off."""
         row = q(
             conn,
             "SELECT (SELECT id FROM autoplays WHERE player_id = :p AND game = :g AND status = 'running'"
@@ -222,22 +213,16 @@ class GameServer:
             " AND status = 'pending' LIMIT 1) AS pending_id,"
             " (SELECT value FROM server_settings WHERE key = :vk) AS variant,"
             " (SELECT value FROM server_settings WHERE key = :dk) AS disabled",
-            {"p": player_id, "g": game.id, "vk": f"variant:{game.id}", "dk": bets_key(game.id)},
+            {"p": player_id, "g": game.id, "vk": f"variant:{game.id}", "dk": bets.bets_key(game.id, table)},
         ).one()
-        return row.autoplay_id, row.pending_id, row.variant or game.default_variant, parse_bets(row.disabled)
+        disabled = bets.parse_bets(row.disabled)
+        return row.autoplay_id, row.pending_id, row.variant or game.default_variant, disabled
 
     def variant_for(self, conn: Connection, game: Game) -> str:
         return store.get_setting(conn, f"variant:{game.id}", game.default_variant)
 
-    def disabled_bets(self, conn: Connection, game: Game) -> list[int]:
-        return parse_bets(store.get_setting(conn, bets_key(game.id), "[]"))
-
-    @staticmethod
-    def check_bet_enabled(game: Game, stake: int, disabled: list[int]) -> None:
-        if stake in disabled:
-            raise bad_request(
-                f"the stake {stake} of {game.id} is switched off by the operator", "bet_disabled"
-            )
+    def disabled_bets(self, conn: Connection, game: Game, table: str = bets.BASE) -> list[int]:
+        return bets.parse_bets(store.get_setting(conn, bets.bets_key(game.id, table), "[]"))
 
     def profile(self, conn: Connection) -> Profile:
         return PROFILES[store.get_setting(conn, "profile", "default")]
@@ -351,16 +336,19 @@ class GameServer:
             raise bad_request(f"{game.id} has no mode {mode!r}; offered: {game.modes}", "invalid_mode")
         if is_bonus_buy(mode) and not ctx.profile.bonus_buy:
             raise forbidden("buying a feature is not allowed under this jurisdiction", "bonus_buy_forbidden")
-        running_autoplay, pending_id, variant, disabled = self.prechecks(conn, ctx.player.id, game)
+        # A mode with bets of its own (Los 3 Pinguinos' upper game) is staked and switched off
+        # from its own table: its stake 100 is not the base game's.
+        table = bet_table(game, mode)
+        running_autoplay, pending_id, variant, disabled = self.prechecks(conn, ctx.player.id, game, table)
         cancelled = None
         if running_autoplay is not None and autoplay_id is None:
             cancelled = self._cancel_autoplay(conn, running_autoplay)
         try:
-            find_bet(game.bet_levels(variant), stake)
+            find_bet(levels_for(game, variant, mode), stake)
             cost = game.cost(stake, mode)
         except InvalidBet as exc:
             raise bad_request(str(exc), "invalid_bet") from None
-        self.check_bet_enabled(game, stake, disabled)
+        bets.check_enabled(game, stake, disabled, table)
         self._check_spend(ctx, cost)
         ts = store.now()
         if ctx.profile.min_cycle_seconds and ctx.player.last_round_at is not None:
@@ -385,6 +373,8 @@ class GameServer:
         rec = RecordingRandom(self._source(script))
         try:
             rnd = game.start(stake, rec, variant=variant, mode=mode, player_state=player_state)
+        except InsufficientSideBalance as exc:  # checked before any draw or write: nothing moved
+            raise ApiError(402, f"insufficient_{exc.currency}", str(exc)) from None
         except InvalidBet as exc:
             raise bad_request(str(exc), "invalid_bet") from None
         if rnd.stake != cost:  # the round row, refunds and the audit read the round's stake
@@ -799,10 +789,7 @@ class GameServer:
             variant = variants[game.id]
             info = dict(game.info())
             info["variant"] = variant
-            disabled = parse_bets(settings.get(bets_key(game.id)))
-            levels = game.bet_levels(variant)
-            info["bet_levels"] = [b.to_json() for b in levels if b.stake not in disabled]
-            info["bets_disabled"] = [b.stake for b in levels if b.stake in disabled]
+            info.update(bets.listing(game, variant, info, settings))
             info["side_balances"] = list(game.side_balances)
             info["play_settings"] = game.play_settings()
             info["autoplay_max_spins"] = self.autoplay_limit(profile, game)
@@ -866,20 +853,32 @@ class GameServer:
                 raise forbidden("autoplay is not allowed under this jurisdiction", "autoplay_forbidden")
             game = self.game(str(body.get("game")))
             stake = body.get("stake")
+            mode = str(body.get("mode") or "base")
+            if mode not in game.modes:
+                raise bad_request(f"{game.id} has no mode {mode!r}; offered: {game.modes}", "invalid_mode")
+            table = bet_table(game, mode)
             try:
+                if is_bonus_buy(mode):
+                    raise ValueError("autoplay buys no feature")
                 limits = AutoplayLimits.model_validate(
                     {k: body.get(k) for k in ("spins", "loss_limit", "single_win_limit", "total_win_limit")}
                 )
                 if not isinstance(stake, int):
                     raise ValueError("stake must be an integer of minor units")
-                find_bet(game.bet_levels(self.variant_for(conn, game)), stake)
+                find_bet(levels_for(game, self.variant_for(conn, game), mode), stake)
                 game_cap = autoplay_cap(game)
                 if game_cap is not None and limits.spins > game_cap:
                     raise ValueError(f"{game.name} plays at most {game_cap} games, {limits.spins} asked")
-                ap = Autoplay.begin(limits, stake, max_spins=ctx.profile.autoplay_max_spins)
+                ap = Autoplay.begin(
+                    limits,
+                    stake,
+                    max_spins=ctx.profile.autoplay_max_spins,
+                    mode=mode,
+                    cost=game.cost(stake, mode),  # an upper bet's cash part: its Bonuses are no money
+                )
             except (ValidationError, ValueError) as exc:
                 raise bad_request(f"autoplay refused: {exc}", "invalid_autoplay") from None
-            self.check_bet_enabled(game, stake, self.disabled_bets(conn, game))
+            bets.check_enabled(game, stake, self.disabled_bets(conn, game, table), table)
             if self._running_autoplay(conn, ctx.player.id) is not None:
                 raise conflict("an autoplay is already running", "autoplay_running")
             pending = conn.execute(
@@ -937,7 +936,7 @@ class GameServer:
                         "balance": balance,
                     }
                 try:
-                    self._check_spend(ctx, game.cost(ap.stake, "base"))
+                    self._check_spend(ctx, game.cost(ap.stake, ap.mode))
                 except ApiError:
                     ap.stop("loss_limit")
                     self._save_autoplay(conn, row.id, ap)
@@ -946,7 +945,22 @@ class GameServer:
                         "round": None,
                         "balance": balance,
                     }
-                round_id, rnd, balance, _ = self._open_round(conn, ctx, game, ap.stake, "base", None, row.id)
+                try:
+                    round_id, rnd, balance, _ = self._open_round(
+                        conn, ctx, game, ap.stake, ap.mode, None, row.id
+                    )
+                except ApiError as exc:
+                    # The seed (3.2): a new game only while the balance *and the Bonuses* cover
+                    # the bet.  The start was refused before it moved anything.
+                    if exc.code != "insufficient_bonuses":
+                        raise
+                    ap.stop("insufficient_bonuses")
+                    self._save_autoplay(conn, row.id, ap)
+                    return 200, {
+                        "autoplay": self._autoplay_view(row.id, game.id, ap),
+                        "round": None,
+                        "balance": balance,
+                    }
                 ap.round_started()
             state_key = self._state_key(conn, game, round_id, rnd)
             settings = effective_settings(game, stored_play_settings(ctx.session.play_settings))
@@ -1266,49 +1280,51 @@ class GameServer:
             store.save_player_state(conn, row.player_id, row.game, state_key, state)
         return moved
 
-    def get_bets(self, game_id: str) -> dict:
+    def get_bets(self, game_id: str, mode: str | None = None) -> dict:
+        """The stakes of a game's bet table and which are switched off: the base table, or
+        (``mode``) the table of a mode with bets of its own."""
         game = self.game(game_id)
-        return self.run(lambda conn: self._bets_view(conn, game))
+        table = bets.table_of(game, mode)
+        return self.run(lambda conn: self._bets_view(conn, game, table))
 
-    def _bets_view(self, conn: Connection, game: Game) -> dict[str, Any]:
+    def _bets_view(self, conn: Connection, game: Game, table: str = bets.BASE) -> dict[str, Any]:
         variant = self.variant_for(conn, game)
-        stakes = [b.stake for b in game.bet_levels(variant)]
-        disabled = self.disabled_bets(conn, game)
-        return {
-            "game": game.id,
-            "variant": variant,
-            "stakes": stakes,
-            "enabled": [s for s in stakes if s not in disabled],
-            "disabled": [s for s in stakes if s in disabled],
-        }
+        return bets.view(game, variant, table, self.disabled_bets(conn, game, table))
 
-    def set_bets(self, key: str | None, game_id: str, disabled: list[int]) -> tuple[int, dict]:
-        """Switch off some of a game's stakes (the list replaces the one before; [] switches
-        every stake on).  Unknown stakes, or all of them, are refused (400)."""
+    def set_bets(
+        self, key: str | None, game_id: str, disabled: list[int], mode: str | None = None
+    ) -> tuple[int, dict]:
+        """Switch off some stakes of a game's bet table (the list replaces the one before; []
+        switches every stake on): the base table, or (``mode``) an own-bet mode's, so each
+        upper bet of Los 3 Pinguinos goes off on its own.  Unknown stakes, or all of a table's,
+        are refused (400)."""
         game = self.game(game_id)
+        table = bets.table_of(game, mode)
         wanted = sorted(set(disabled))
 
         def work(conn: Connection) -> tuple[int, dict]:
             variant = self.variant_for(conn, game)
-            stakes = [b.stake for b in game.bet_levels(variant)]
+            stakes = [b.stake for b in levels_for(game, variant, table)]
+            where = "" if table == bets.BASE else f" in mode {table}"
             unknown = [s for s in wanted if s not in stakes]
             if unknown:
                 raise bad_request(
-                    f"{game.id} offers no stake {unknown} (variant {variant}); offered: {stakes}",
+                    f"{game.id} offers no stake {unknown}{where} (variant {variant}); offered: {stakes}",
                     "invalid_bet",
                 )
             if len(wanted) == len(stakes):
                 raise bad_request(
-                    f"every stake of {game.id} cannot be switched off: keep one on", "all_bets_disabled"
+                    f"every stake of {game.id}{where} cannot be switched off: keep one on",
+                    "all_bets_disabled",
                 )
-            store.put_setting(conn, bets_key(game.id), json.dumps(wanted))
-            return 200, self._bets_view(conn, game)
+            store.put_setting(conn, bets.bets_key(game.id, table), json.dumps(wanted))
+            return 200, self._bets_view(conn, game, table)
 
+        body: dict[str, Any] = {"disabled": wanted}
+        if table != bets.BASE:
+            body["mode"] = table
         return self.idempotent(
-            lambda conn: OPERATOR_SCOPE,
-            key,
-            fingerprint("PUT", f"/games/{game.id}/bets", {"disabled": wanted}),
-            work,
+            lambda conn: OPERATOR_SCOPE, key, fingerprint("PUT", f"/games/{game.id}/bets", body), work
         )
 
     def set_profile(self, name: str) -> dict:

@@ -57,7 +57,9 @@ class GhostOfGambini(NoPlaySettings, Variants[GambiniData]):
         self.default_variant = next(iter(variants))
         self.version = variants[self.default_variant].game.version
 
-    def bet_levels(self, variant: str | None = None) -> list[BetLevel]:
+    def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
+        """The stakes offered, the same in every mode (a bought feature is priced from them)."""
+        self.check_mode(mode)
         d = self.data(variant)
         return bet_levels(list(d.game.coins), d.game.base_credits)
 

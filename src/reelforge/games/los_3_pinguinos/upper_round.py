@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from reelforge.engine.game import InsufficientSideBalance
 from reelforge.engine.round import Action, ActionSpec, Round
-from reelforge.money import InvalidBet
 from reelforge.rng import RandomSource, shuffle, weighted_index
 
 from .data_model import LowerData
@@ -49,7 +49,7 @@ from .upper_lines import Evaluation, evaluate, window
 MINIGAME_ACTIONS = {"roulette": "spin", "fishing": "fish", "slides": "pick"}
 
 
-class InsufficientBonuses(InvalidBet):
+class InsufficientBonuses(InsufficientSideBalance):  # an InvalidBet: the server answers 402
     """The machine's Bonuses do not cover the upper bet."""
 
 

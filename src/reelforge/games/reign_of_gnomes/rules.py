@@ -62,7 +62,9 @@ class ReignOfGnomes(NoPlaySettings, Variants[GnomesData]):
         first = variants[self.default_variant]
         self.version = first.game.version
 
-    def bet_levels(self, variant: str | None = None) -> list[BetLevel]:
+    def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
+        """The stakes offered, the same in every mode (a bought feature is priced from them)."""
+        self.check_mode(mode)
         d = self.data(variant)
         return bet_levels(list(d.game.coins), d.game.base_credits)
 

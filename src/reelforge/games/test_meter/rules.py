@@ -75,7 +75,9 @@ class TestMeter(NoPlaySettings, Variants[MeterData]):
         self.default_variant = data.game.variant
         self.version = data.game.version
 
-    def bet_levels(self, variant: str | None = None) -> list[BetLevel]:
+    def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
+        """The stakes offered, the same in every mode (a bought feature is priced from them)."""
+        self.check_mode(mode)
         d = self.data(variant)
         return bet_levels(list(d.game.coins), d.game.credits)
 

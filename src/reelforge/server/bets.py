@@ -1,0 +1,97 @@
+"""The bets a game offers, per bet table, and the ones the operator switched off.
+
+A game's base bets and the bets of each mode with bets of its own (``own_bet_modes``: Los 3
+Pinguinos' upper game, whose stake 100 is €0.20 + 1 Bonus, not the lower game's €1) are two
+tables, switched on and off apart: one server setting per table.  Every other mode (a bought
+feature) is played at the base bets, so the base switches apply to it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from reelforge.engine.game import Game, levels_for, own_bet_modes
+from reelforge.server.errors import bad_request
+
+BASE = "base"
+
+
+def bets_key(game_id: str, table: str = BASE) -> str:
+    """The server setting holding the stakes of a game's bet table the operator switched off
+    (the base table keeps the key it always had)."""
+    return f"bets_disabled:{game_id}" if table == BASE else f"bets_disabled:{game_id}:{table}"
+
+
+def parse_bets(raw: str | None) -> list[int]:
+    return sorted(json.loads(raw)) if raw else []
+
+
+def table_of(game: Game, mode: str | None) -> str:
+    """The bet table an operator request names by its mode: ``base`` (no mode), or a mode with
+    bets of its own; a mode played at the base bets, or no mode of the game, is refused (400)."""
+    if mode is None or mode == BASE:
+        return BASE
+    if mode in own_bet_modes(game):
+        return mode
+    if mode in game.modes:
+        raise bad_request(
+            f"{game.id}'s mode {mode!r} is played at the base bets: switch those (no mode)", "invalid_mode"
+        )
+    raise bad_request(f"{game.id} has no mode {mode!r}; offered: {game.modes}", "invalid_mode")
+
+
+def check_enabled(game: Game, stake: int, disabled: list[int], table: str = BASE) -> None:
+    if stake in disabled:
+        where = "" if table == BASE else f" {table}"
+        raise bad_request(
+            f"the{where} stake {stake} of {game.id} is switched off by the operator", "bet_disabled"
+        )
+
+
+def view(game: Game, variant: str, table: str, disabled: list[int]) -> dict[str, Any]:
+    """What ``GET /operator/games/{game}/bets`` shows of one table (the base one as always; an
+    own-bet mode's says which)."""
+    stakes = [b.stake for b in levels_for(game, variant, table)]
+    out: dict[str, Any] = {"game": game.id, "variant": variant}
+    if table != BASE:
+        out["mode"] = table
+    out.update(
+        stakes=stakes,
+        enabled=[s for s in stakes if s not in disabled],
+        disabled=[s for s in stakes if s in disabled],
+    )
+    return out
+
+
+def _described(game: Game, info: dict[str, Any], table: str) -> dict[int, dict[str, Any]]:
+    """What the game's ``info()[table]["bets"]`` says of each stake (an upper bet's cash,
+    Bonuses, fraction, maximum prize...), for a client to show the bet."""
+    section = info.get(table)
+    bets = section.get("bets") if isinstance(section, dict) else None
+    if not isinstance(bets, list):
+        return {}
+    return {b["stake"]: {k: v for k, v in b.items() if k != "stake"} for b in bets if isinstance(b, dict)}
+
+
+def listing(game: Game, variant: str, info: dict[str, Any], settings: dict[str, str]) -> dict[str, Any]:
+    """``GET /games``'s bet keys: ``bet_levels`` / ``bets_disabled`` of the base table, as
+    ever, and ``bet_levels_by_mode`` / ``bets_disabled_by_mode`` for each own-bet mode, whose
+    enabled levels carry what the game describes of each bet."""
+    disabled = parse_bets(settings.get(bets_key(game.id)))
+    levels = levels_for(game, variant)
+    out: dict[str, Any] = {
+        "bet_levels": [b.to_json() for b in levels if b.stake not in disabled],
+        "bets_disabled": [b.stake for b in levels if b.stake in disabled],
+        "bet_levels_by_mode": {},
+        "bets_disabled_by_mode": {},
+    }
+    for mode in own_bet_modes(game):
+        off = parse_bets(settings.get(bets_key(game.id, mode)))
+        described = _described(game, info, mode)
+        levels = levels_for(game, variant, mode)
+        out["bet_levels_by_mode"][mode] = [
+            {**b.to_json(), **described.get(b.stake, {})} for b in levels if b.stake not in off
+        ]
+        out["bets_disabled_by_mode"][mode] = [b.stake for b in levels if b.stake in off]
+    return out
