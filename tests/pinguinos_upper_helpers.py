@@ -313,7 +313,7 @@ def line_wins(stops: Stops, stake: int = 100, lines: int = 5) -> list[dict[str, 
 
 def collect_all(rnd: Round, prize: int) -> Round:
     """At a fresh Double-or-Bonuses of ``prize``: take it whole (draws nothing)."""
-    assert rnd.state["phase"] == "double" and actions(rnd) == ["collect", "play", "collect_all"]
+    assert rnd.state["phase"] == "double" and actions(rnd) == ["collect_all", "collect", "play"]
     assert rnd.state["double"] == {"prize": prize, "remaining": prize, "secured": 0, "bonuses": 0}
     return act(rnd, "collect_all", dealt())
 

@@ -117,3 +117,95 @@ def test_pinguinos_doc_page_matches_the_data_and_the_exact_figures() -> None:
     for prize, weight in d.disco_game.prizes.items():
         label = f"€{int(prize[1:]) / 100:,.2f}" if prize[0] == "C" else f"{prize[1:]} Bonuses"
         assert f"| {label} | {weight} |" in text, prize
+
+
+def test_pinguinos_upper_game_section_matches_the_data_and_the_exact_figures() -> None:
+    from fractions import Fraction
+
+    from reelforge.games import get_game
+    from reelforge.games.los_3_pinguinos import upper_exact as U
+    from reelforge.games.los_3_pinguinos.exact import upper_components
+
+    game = get_game("los-3-pinguinos")
+    text = PINGUINOS_DOC.read_text()
+    assert "## The upper game" in text
+    text = text[text.index("## The upper game") :]
+
+    def eur(cents: int) -> str:
+        return f"€{cents / 100:,.2f}"
+
+    def pc(x: Fraction | float) -> str:
+        return f"{float(x) * 100:.4f}%"
+
+    def bet_name(cash: int, bonuses: int) -> str:
+        return f"{eur(cash)} + {bonuses} Bonus" + ("" if bonuses == 1 else "es")
+
+    def one_in(p: Fraction) -> str:
+        return f"1 in {float(1 / p):,.1f}"
+
+    d = game.data()
+    u = d.upper
+    for k in range(16):
+        assert f"| {k} | " + " | ".join(u.strips[r][k] for r in range(3)) + " |" in text, f"stop {k}"
+    for n, line in enumerate(u.lines, 1):
+        assert f"| {n} | {' '.join(str(r) for r in line)} |" in text, f"payline {n}"
+    for s, c in u.pays.items():
+        row = f"({s}){' → ' + u.minigames[s].capitalize() if s in u.minigames else ''} | {c} | "
+        assert row + " | ".join(eur(c * b.multiplier) for b in u.bets) + " |" in text, s
+    for b, stake in zip(u.bets, d.upper_stakes, strict=True):
+        mixed = ", ".join(f"{eur(k)}: {w}" for k, w in b.mixed.items()) or "none"
+        row = (
+            f"| {bet_name(b.cash, b.bonuses)} | {eur(stake)} | {b.multiplier} | {eur(b.fraction)} | "
+            f"{eur(b.minigame_floor)} | {eur(b.max_prize)} | {mixed} |"
+        )
+        assert row in text, row
+    assert ", ".join(str(s) for s in u.roulette.sections) in text.replace("\n", " ")
+    assert f"yes {u.roulette.again.yes}, no {u.roulette.again.no}" in text
+    for k, w in u.fishing.catch.items():
+        assert f"| {'cross (the penguin stops)' if k == 'X' else k[1:]} | {w} |" in text, k
+    for k, w in u.slides.prizes.items():
+        assert f"| {k[1:]} | {w} |" in text, k
+    assert (
+        f"{u.accumulator_pieces} pieces; gain weights "
+        + ", ".join(f"{k} piece{'s' if k > 1 else ''}: {w}" for k, w in u.accumulator_step.items())
+        in text
+    )
+    assert "gain weights " + ", ".join(f"+{k}: {w}" for k, w in u.vertical_step.items()) in text
+    f0 = U.bet_figures(d, 0)
+    assert f"r = {f0.fills.numerator}/{f0.fills.denominator}" in text
+    assert f"1 − π(0) = {pc(f0.eight_share)}" in text
+    for variant in game.variants:
+        dv = game.data(variant)
+        row = f"| {variant} | double {dv.upper.double.double}, Bonuses {dv.upper.double.bonuses} | "
+        assert row + " | ".join(f"{o.yes} / {o.yes + o.no}" for o in dv.upper.minigame_offer) + " |" in text
+        for i, b in enumerate(dv.upper.bets):
+            f = U.bet_figures(dv, i)
+            o = dv.upper.minigame_offer[i]
+            row = (
+                f"| {variant} | {bet_name(b.cash, b.bonuses)} | {o.yes} / {o.yes + o.no} | "
+                f"**{pc(f.rtp('collect'))}** | {pc(f.rtp('risk'))} | {pc(f.rtp('collect', 5))} | "
+                f"{pc(f.rtp('collect', 8))} | {pc(f.rtp('risk', 5))} | {pc(f.rtp('risk', 8))} |"
+            )
+            assert row in text, row
+            odds = {x.name: x for x in U.prize_odds(dv, i)}
+            cells = []
+            for kind in ("roulette", "fishing", "slides"):
+                least = odds[f"{kind} least"]
+                cells += [one_in(odds[f"{kind} top"].chance), f"{eur(least.cents)}: {one_in(least.chance)}"]
+            cells.append(f"{eur(odds['maximum'].cents)}: {one_in(odds['maximum'].chance)}")
+            assert f"| {variant} {bet_name(b.cash, b.bonuses)} | " + " | ".join(cells) + " |" in text
+        comps = upper_components(dv, 0)
+        assert (
+            f"| {variant} | " + " | ".join(pc(x) for x in comps.values()) + f" | {pc(sum(comps.values()))} |"
+            in text
+        )
+    for s, p in U.line_symbol_chances(d, 0).items():
+        assert f"({s}) | {p.numerator} / {p.denominator} | {float(1 / p):,.1f} |" in text, s
+    for i, b in enumerate(u.bets):
+        if b.mixed:
+            mixed = [x for x in U.prize_odds(d, i) if x.name.startswith("mixed")]
+            row = f"| {bet_name(b.cash, b.bonuses)} | " + "; ".join(
+                f"{eur(x.cents)}: {one_in(x.chance)}" for x in mixed
+            )
+            assert row + " |" in text
+    assert "### Monte Carlo" in text

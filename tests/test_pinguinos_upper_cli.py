@@ -81,7 +81,7 @@ def test_play_the_upper_game_until_the_bonuses_run_out() -> None:
     assert out.count("It replaces the line prize") == len(starts)
     doubles = [e for r in rounds for e in r.events if e["type"] == "double_start"]
     assert out.count("DOUBLE OR BONUSES on") == len(doubles) >= 1
-    assert "collect / play / collect_all (Enter = collect): " in out and "PLAY: " in out
+    assert "collect_all / collect / play (Enter = collect_all): " in out and "PLAY: " in out
     assert re.search(r"vertical lines \+\d: counter \d -> \d", out)
     # The machine after every round, as the rules left it.
     shown = re.findall(

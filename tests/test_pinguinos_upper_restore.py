@@ -145,10 +145,10 @@ def test_a_round_left_at_each_decision_point_is_finished_by_the_server_with_the_
         assert got["status"] == "complete" and got["completed_by"] == "server"
         played = [(s["actor"], s["action"]["name"], s["action"].get("choice")) for s in got["steps"]]
         assert played[0] == ("player", "start", None)
-        if point != "double":  # the minigame's default, then each fraction collected
+        if point != "double":  # the minigame's default, then the prize collected whole
             assert played[1] == ("server", action, 0 if point == "slides" else None)
         assert all(actor == "server" for actor, _, _ in played[1:])
-        assert all(name == "collect" for _, name, _ in played[1 if point == "double" else 2 :])
+        assert [name for _, name, _ in played[1 if point == "double" else 2 :]] == ["collect_all"]
         steps = [(None, None, draws)] + [(name, ch, then(point) if i == 1 else []) for i, (_, name, ch) in
                                          enumerate(played) if i]  # fmt: skip
         expected = by_the_rules(100, state, steps)
@@ -190,7 +190,7 @@ class UpperRig(PinguinosRig):
         """Decide each fraction: COLLECT, PLAY (doubled, or its value in Bonuses, rounded by a
         draw when it is not a whole number of Bonuses) or COLLECT ALL."""
         while rnd["status"] == "pending":
-            assert [a["name"] for a in rnd["actions"]] == ["collect", "play", "collect_all"], rnd["actions"]
+            assert [a["name"] for a in rnd["actions"]] == ["collect_all", "collect", "play"], rnd["actions"]
             db = rnd["state"]["double"]
             fraction = min(U.bet(rnd["state"]["bet_value"])["fraction"], db["remaining"])
             choice = self.rng.choice(("collect", "play", "play", "collect_all"))

@@ -199,7 +199,7 @@ def test_an_upper_round_takes_cash_and_bonuses_and_moves_them_step_by_step(api, 
         "result": 1000, "prize": 1000,
     }  # fmt: skip
     assert rnd["events"][-1] == {"type": "double_start", "prize": 1000, "fraction": 400}
-    assert names(rnd) == ["collect", "play", "collect_all"] and rnd["win"] == 0
+    assert names(rnd) == ["collect_all", "collect", "play"] and rnd["win"] == 0
     # Step 3: PLAY the first 4.00: its value in Bonuses (5).  Step 4: COLLECT 4.00.
     s3 = vals(U.double(False))
     rnd = act(api, token, rnd, "play", script=s3)
@@ -522,6 +522,7 @@ def test_a_repeated_key_replays_an_upper_start_and_action_moving_nothing_twice(a
 def test_a_void_gives_back_the_cash_and_the_bonus_stake(api, server) -> None:
     token = api.new_player("void", CREDIT)
     b0 = fund(api, token)
+    found = machine(api, token)
     rnd = start(api, token, 500, vals(U.spin(ROULETTE), U.offer(500, True)))["round"]
     rnd = act(api, token, rnd, "spin", script=vals(U.roulette(0)))  # 25.00, in fractions of 10.00
     assert rnd["events"][-1] == {"type": "double_start", "prize": 2500, "fraction": 1000}
@@ -531,6 +532,7 @@ def test_a_void_gives_back_the_cash_and_the_bonus_stake(api, server) -> None:
     void = api.operator("POST", f"/rounds/{rnd['id']}/void", json={"reason": "fault"}, expect=200)
     assert void["refund"] == 100 and void["side"] == {"bonuses": 5 - 12}
     assert api.balance(token) == CREDIT - 1500 and bonuses(api, token) == b0 == machine(api, token)["bonuses"]
+    assert machine(api, token) == found  # the whole machine as the round found it
     got = recall(api, token, rnd["id"])
     assert got["status"] == "voided" and got["side"] == {"bonuses": {"before": b0, "after": b0}}
     assert [s["side"] for s in got["steps"]][-1] == {"bonuses": {"amount": -7, "balance_after": b0}}

@@ -303,13 +303,14 @@ def test_a_void_refunds_the_stake_and_takes_back_the_rounds_movements(bonus_api,
     assert recall["status"] == "voided" and recall["side"] == {"bonuses": {"before": 4, "after": 4}}
     assert recall["steps"][-1]["events"][0]["side"] == {"bonuses": 1}
     assert api.call("GET", "/balance", token=token)["side"][GAME] == {"bonuses": 4}
-    # A round that won Bonuses at its start gives them back; the state's other fields stay.
+    # A round that won Bonuses at its start gives them back, and the whole state returns to
+    # what the round found: "plays" counts only the round that was not voided.
     won = start(api, token, BONUS_ROUND)["round"]
     assert stored_bonuses(server, "b4") == 7
     void = api.operator("POST", f"/rounds/{won['id']}/void", json=body, expect=200)
     assert void["side"] == {"bonuses": -3} and stored_bonuses(server, "b4") == 4
     state = api.call("GET", f"/state?game={GAME}", token=token)["states"][0]["state"]
-    assert state == {"bonuses": 4, "plays": 3}
+    assert state == {"bonuses": 4, "plays": 1}
     # A void of a round that moved nothing adds no side row.
     plain = start(api, token, DECIDE)["round"]
     count = len(side_rows(server))

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from reelforge.analysis.simulate import simulate as run_simulation
 from reelforge.analysis.simulate import validate
-from reelforge.engine.game import Game
+from reelforge.engine.game import Game, levels_for
 from reelforge.games import get_game, registry
 from reelforge.money import InvalidBet, find_bet, format_minor
 from reelforge.rng import SeededRandom, SystemRandom
@@ -226,6 +226,25 @@ def rows_table(name: str, rows: list[dict[str, Any]]) -> Table:
     return table
 
 
+def bets_table(rows: list[dict[str, Any]], currency: str) -> Table:
+    """Los 3 Pinguinos' upper game: one row per bet, its exact figures in percent of its value."""
+    table = Table(title="RTP by bet (Bonuses at their value; COLLECT unless marked)", title_justify="left")
+    for col in ("bet", "value", "offer", "RTP", "AUTO-RISK", "5 lines", "8 lines"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        bonuses = f"{r['bonuses']} Bonus" + ("" if r["bonuses"] == 1 else "es")
+        table.add_row(
+            f"{format_minor(r['cash'], currency)} + {bonuses}",
+            format_minor(r["value"], currency),
+            r["offer"],
+            f"[bold]{pct(r['rtp'])}[/]",
+            pct(r["rtp_risk"]),
+            pct(r["lines5"]["collect"]),
+            pct(r["lines8"]["collect"]),
+        )
+    return table
+
+
 def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableType:
     table = Table(title=title or f"{result['game']}  variant {result['variant']}  mode {result['mode']}")
     table.add_column("component")
@@ -242,6 +261,9 @@ def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableT
     more: list[RenderableType] = []
     for key, value in result.items():
         if key in _SHOWN:
+            continue
+        if key == "by_bet" and _is_rows(value):  # the Pinguinos' upper game: figures per bet
+            more.append(bets_table(value, str(result.get("currency", "EUR"))))
             continue
         if _is_rows(value):  # e.g. the RTP by piggy-bank state: a table of its own
             more.append(rows_table(key, value))
@@ -375,12 +397,18 @@ def play(
     rounds: Annotated[int | None, typer.Option("--rounds", help="Stop after this many rounds.")] = None,
     variant: VariantOpt = None,
     mode: ModeOpt = "base",
+    bonuses: Annotated[
+        int | None,
+        typer.Option(
+            "--bonuses", help="Los 3 Pinguinos: the Bonuses the machine starts with (upper bets take them)."
+        ),
+    ] = None,
 ) -> None:
     """Play in the terminal: Enter to spin, choose at every decision, q to quit."""
     from reelforge.play import TerminalPlay
 
     game = load_game(game_id, variant, mode)
-    levels = game.bet_levels()
+    levels = levels_for(game, variant, mode)  # an upper bet of Los 3 Pinguinos is its own table
     cur = _currency(game)
     if stake is None:
         stake = min(b.stake for b in levels)
@@ -405,11 +433,26 @@ def play(
         mode=mode,
         echo=not sys.stdin.isatty(),
     )
+    if bonuses is not None:
+        start_state = _machine_with_bonuses(game, variant, bonuses)
+        player.player_state[game.state_key(stake, mode) or ""] = start_state  # the machine: one key
     try:
         player.run(stake=stake, balance=balance, max_rounds=rounds)
     except KeyboardInterrupt:  # Ctrl-C is a way to leave, not a crash
         typer.echo("\ninterrupted", err=True)
         raise typer.Exit(130) from None
+
+
+def _machine_with_bonuses(game: Game, variant: str | None, bonuses: int) -> dict[str, Any]:
+    """A new Los 3 Pinguinos machine holding ``bonuses`` (play money, like --balance)."""
+    from reelforge.games.los_3_pinguinos import LosTresPinguinos
+    from reelforge.games.los_3_pinguinos.rules import read_machine
+
+    if not isinstance(game, LosTresPinguinos):
+        fail(f"--bonuses is for Los 3 Pinguinos; {game.name} has no Bonuses")
+    if bonuses < 0:
+        fail(f"--bonuses must not be negative, got {bonuses}")
+    return {**read_machine(game.data(variant), None), "bonuses": bonuses}
 
 
 # -- demo -------------------------------------------------------------------------------

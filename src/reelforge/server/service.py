@@ -1205,6 +1205,9 @@ class GameServer:
             event: dict[str, Any] = {"type": "void", "reason": reason, "refund": row.stake}
             if side:
                 event["side"] = side
+            restored = self._restore_player_state(conn, row)
+            if restored is not None:
+                event["player_state"] = restored
             conn.execute(
                 insert(t.round_steps).values(
                     round_id=round_id,
@@ -1243,6 +1246,36 @@ class GameServer:
         return self.idempotent(
             scope, key, fingerprint("POST", f"/rounds/{round_id}/void", {"reason": reason}), work
         )
+
+    def _restore_player_state(self, conn: Connection, row: Row) -> dict[str, Any] | None:
+        """A void puts the player state back as the round found it (stored with its start
+        step): Los 3 Pinguinos' counter and accumulators, Gambini's piggies, not only the side
+        balances.  Exact, since no other round of the game can move that state while this one
+        is in play.  Returns {"before": state at the void, "after": state restored}, or None
+        when the game keeps no state for the round."""
+        game = self.game(row.game)
+        rnd = Round.model_validate_json(row.state)
+        state_key = self._state_key(conn, game, row.id, rnd)
+        if state_key is None:
+            return None
+        steps = t.round_steps.c
+        start_action = conn.execute(
+            select(steps.action).where(steps.round_id == row.id, steps.step == 1)
+        ).scalar_one()
+        at_start = json.loads(start_action).get("player_state")
+        now_state = store.load_player_state(conn, row.player_id, row.game, state_key)
+        for currency in game.side_balances:  # the side ledger's reversal must already agree
+            back = store.side_value(at_start or {}, currency)
+            if store.side_value(now_state or {}, currency) != back:
+                raise conflict(
+                    f"voiding round {row.id}: {currency} does not return to its start value",
+                    "side_balance_mismatch",
+                )
+        if at_start is None:
+            store.delete_player_state(conn, row.player_id, row.game, state_key)
+        else:
+            store.save_player_state(conn, row.player_id, row.game, state_key, at_start)
+        return {"before": now_state, "after": at_start}
 
     @staticmethod
     def _reverse_side_movements(conn: Connection, row: Row, step: int) -> dict[str, int]:

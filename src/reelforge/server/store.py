@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from sqlalchemy import Connection, Row, insert, select, update
+from sqlalchemy import Connection, Row, delete, insert, select, update
 
 from reelforge.server import schema as t
 from reelforge.server.errors import ApiError, not_found
@@ -179,6 +179,16 @@ def save_player_state(conn: Connection, player_id: int, game: str, state_key: st
                 player_id=player_id, game=game, state_key=state_key, state=dumps(state), updated_at=now()
             )
         )
+
+
+def delete_player_state(conn: Connection, player_id: int, game: str, state_key: str) -> None:
+    conn.execute(
+        delete(t.player_state).where(
+            (t.player_state.c.player_id == player_id)
+            & (t.player_state.c.game == game)
+            & (t.player_state.c.state_key == state_key)
+        )
+    )
 
 
 def all_player_state(conn: Connection, player_id: int, game: str | None) -> list[dict]:

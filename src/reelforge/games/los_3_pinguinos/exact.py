@@ -1,4 +1,4 @@
-"""Exact RTP of the lower game, as fractions, from the data file alone.
+"""Exact RTP of the lower and the upper game, as fractions, from the data file alone.
 
 All 4,096 stops are enumerated; :mod:`.strategy` values every position (prizes, ladders
 as Markov chains, the Disco as one draw of its table, nudges by the best reachable line, the
@@ -6,6 +6,8 @@ held game by the best or suggested hold) for three plays: AUTO (best holds and n
 collect on ladders), the default play (the suggested hold, best nudges, collect) and
 AUTO-RISK (best holds and nudges, every ladder played to its end).  Bonuses count at
 ``bonus_value`` cents; every bet has the same RTP (its prizes are the unit bet's, scaled).
+
+The upper game's figures are per bet (:mod:`.upper_exact`): :func:`upper_report`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from . import strategy as S
+from . import upper_exact as U
 from .data_model import LowerData
 from .payline import evaluate, line_symbols
 
@@ -68,4 +71,87 @@ def exact_report(game_id: str, d: LowerData) -> dict[str, Any]:
         "ladder_values_risk": {
             kind: [float(x) for x in S.ladder_values(d, kind)] for kind in ("sube_bonos", "sube_nada")
         },
+    }
+
+
+# -- the upper game ------------------------------------------------------------------------
+
+UPPER_PLAY = (
+    "COLLECT ALL on every Double-or-Bonuses; AUTO-PLAY minigames; the vertical-lines counter and "
+    "the accumulator at their long-run rates under upper-only play"
+)
+
+
+def _pair(f: U.BetFigures, lines: int) -> dict[str, float]:
+    return {play: float(f.rtp(play, lines)) for play in U.PLAYS}
+
+
+def upper_bet_row(d: LowerData, i: int) -> dict[str, Any]:
+    bet = d.upper.bets[i]
+    offer = d.upper.minigame_offer[i]
+    f = U.bet_figures(d, i)
+    o = U.offer_chance(d, i)
+    collect, risk = f.rtp("collect"), f.rtp("risk")
+    s = f.eight_share
+    played = {k: float(o * ((1 - s) * f.e5.triggers[k] + s * f.e8.triggers[k])) for k in f.e5.triggers}
+    return {
+        "stake": f.stake,
+        "cash": bet.cash,
+        "bonuses": bet.bonuses,
+        "value": f.stake,
+        "multiplier": bet.multiplier,
+        "offer": f"{offer.yes}/{offer.yes + offer.no}",
+        "rtp": float(collect),
+        "rtp_fraction": U._frac(collect),
+        "rtp_risk": float(risk),
+        "rtp_risk_fraction": U._frac(risk),
+        "lines5": _pair(f, 5),
+        "lines8": _pair(f, 8),
+        "eight_line_share": float(s),
+        "accumulator_fills_per_game": float(f.fills),
+        "winning_spin_value": {play: float(f.winning.value[play]) for play in U.PLAYS},
+        "minigame_chance": played,
+        "hit_frequency_5": float(f.e5.pays),
+    }
+
+
+def upper_components(d: LowerData, i: int) -> dict[str, Fraction]:
+    """Bet ``i``'s configured COLLECT figure split into the line prizes, what the offered
+    minigames add over them, and the WINNING SPINs."""
+    f = U.bet_figures(d, i)
+    o = U.offer_chance(d, i)
+    s = f.eight_share
+    line = (1 - s) * f.e5.base["collect"] + s * f.e8.base["collect"]
+    mini = o * ((1 - s) * f.e5.minigame_gain["collect"] + s * f.e8.minigame_gain["collect"])
+    return {
+        "line_prizes": line / f.stake,
+        "minigames": mini / f.stake,
+        "winning_spin": f.fills * f.winning.value["collect"] / f.stake,
+    }
+
+
+def upper_report(game_id: str, d: LowerData) -> dict[str, Any]:
+    """The upper game's exact report: bet 0's configured COLLECT figure as ``rtp``, every
+    bet in ``by_bet``."""
+    first = U.bet_figures(d, 0)
+    rtp = first.rtp("collect")
+    _, pi = U.counter_chain(d)
+    return {
+        "game": game_id,
+        "variant": d.game.variant,
+        "mode": "upper",
+        "method": "exact",
+        "rtp": float(rtp),
+        "rtp_fraction": U._frac(rtp),
+        "play": UPPER_PLAY,
+        "hit_frequency": float(first.e5.pays),
+        "components": {k: float(x) for k, x in upper_components(d, 0).items()},
+        "bonus_value_cents": d.game.bonus_value,
+        "currency": d.game.currency,
+        "assumes": f"the machine's Bonuses at or below the {d.game.bonus_cap} cap (above it every prize is "
+        "collected: the COLLECT figure)",
+        "eight_line_share": float(first.eight_share),
+        "counter_distribution": [float(x) for x in pi],
+        "accumulator_fills_per_game": float(first.fills),
+        "by_bet": [upper_bet_row(d, i) for i in range(len(d.upper.bets))],
     }

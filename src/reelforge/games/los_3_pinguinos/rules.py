@@ -200,17 +200,25 @@ class LosTresPinguinos(Variants[LowerData]):
     # -- math ------------------------------------------------------------------------------
 
     def exact(self, variant: str | None = None, mode: str = "base") -> dict[str, Any]:
-        from .exact import exact_report
+        from .exact import exact_report, upper_report
 
         self.check_mode(mode)
+        if mode == "upper":
+            return upper_report(self.id, self.data(variant))
         return exact_report(self.id, self.data(variant))
 
     def simulate_chunk(
         self, rounds: int, seed: np.random.SeedSequence, *, variant: str | None = None, mode: str = "base"
     ) -> SimStats:
+        """The lower game's AUTO rounds at the unit bet, or (mode ``upper``) upper games at the
+        first upper bet (€0.20 + 1 Bonus) under COLLECT, Bonuses uncapped."""
+        self.check_mode(mode)
+        if mode == "upper":
+            from . import upper_kernel
+
+            return upper_kernel.simulate_chunk(self.data(variant), seed, rounds, bet=0, risk=False)
         from .kernel import simulate_chunk
 
-        self.check_mode(mode)
         return simulate_chunk(self.data(variant), seed, rounds)
 
     # -- the state machine -------------------------------------------------------------

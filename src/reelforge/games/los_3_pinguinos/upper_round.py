@@ -352,10 +352,11 @@ def actions(d: LowerData, rnd: Round) -> list[ActionSpec]:
             return [ActionSpec(name=name, choices=list(range(n)), default=0, needs_player=True)]
         return [ActionSpec(name=name, needs_player=True)]
     if phase == "double":
+        # COLLECT ALL first: the default play (a player who is gone) takes the prize in one step.
         return [
+            ActionSpec(name="collect_all", needs_player=True),
             ActionSpec(name="collect", needs_player=True),
             ActionSpec(name="play", needs_player=True),
-            ActionSpec(name="collect_all", needs_player=True),
         ]
     return []
 
