@@ -159,8 +159,10 @@ def mixed(stake: int, cents: int) -> Draw:
     return weight(bet(stake)["mixed"], cents)
 
 
-def offer(stake: int, yes: bool) -> Draw:
-    return yes_no(KNOBS["minigame_offer"][STAKES.index(stake)], yes)
+def offer(stake: int, yes: bool, lines: int = 5) -> Draw:
+    """The minigame offer of a game on ``lines`` paylines (8 has its own table)."""
+    table = KNOBS["minigame_offer_8" if lines == 8 else "minigame_offer"]
+    return yes_no(table[STAKES.index(stake)], yes)
 
 
 def roulette(*sections: int) -> list[Draw]:

@@ -177,12 +177,13 @@ def test_pinguinos_upper_game_section_matches_the_data_and_the_exact_figures() -
     for variant in game.variants:
         dv = game.data(variant)
         row = f"| {variant} | double {dv.upper.double.double}, Bonuses {dv.upper.double.bonuses} | "
-        assert row + " | ".join(f"{o.yes} / {o.yes + o.no}" for o in dv.upper.minigame_offer) + " |" in text
+        offers = list(zip(dv.upper.minigame_offer, dv.upper.minigame_offer_8, strict=True))
+        offer_cells = [f"{o.yes} / {o.yes + o.no}; {o8.yes} / {o8.yes + o8.no}" for o, o8 in offers]
+        assert row + " | ".join(offer_cells) + " |" in text
         for i, b in enumerate(dv.upper.bets):
             f = U.bet_figures(dv, i)
-            o = dv.upper.minigame_offer[i]
             row = (
-                f"| {variant} | {bet_name(b.cash, b.bonuses)} | {o.yes} / {o.yes + o.no} | "
+                f"| {variant} | {bet_name(b.cash, b.bonuses)} | {offer_cells[i]} | "
                 f"**{pc(f.rtp('collect'))}** | {pc(f.rtp('risk'))} | {pc(f.rtp('collect', 5))} | "
                 f"{pc(f.rtp('collect', 8))} | {pc(f.rtp('risk', 5))} | {pc(f.rtp('risk', 8))} |"
             )

@@ -101,3 +101,13 @@ def test_standard_play_long_run_on_a_hand_made_value(game: LosTresPinguinos) -> 
     mean_bonuses = float(sum(b * p for (b, _), p in law.items()))
     s = out["upper_game_share"]
     assert (1 - s) * mean_bonuses == pytest.approx(s * d.upper.bets[0].bonuses, rel=1e-9)
+
+
+def test_the_whole_machine_under_standard_play_returns_the_configured_rtp(game: LosTresPinguinos) -> None:
+    """Lower games until the Bonuses cover €0.20 + 1 Bonus, then upper games: the lower game
+    fills the counter, so nearly every upper game has 8 lines, and the machine still returns
+    the variant's RTP (the upper game meets it at 5 and at 8 lines alike)."""
+    d = game.data("95")
+    (run, *_) = M.standard_play(d)
+    assert run["eight_line_share_of_upper"] > 0.99
+    assert abs(run["rtp"] - 0.95) < 0.001, run

@@ -62,6 +62,9 @@ from pinguinos_upper_helpers import (
     types,
     vertical,
 )
+from pinguinos_upper_helpers import (
+    KNOBS as RAW_KNOBS,
+)
 from reelforge.engine.round import Action, InvalidAction, Round
 from reelforge.games.los_3_pinguinos.upper_round import InsufficientBonuses
 from reelforge.money import InvalidBet
@@ -632,3 +635,25 @@ def test_the_counter_filled_by_the_lower_game_gives_the_upper_game_eight_lines()
     rnd = collect_all(rnd, PAYS["CH"])
     assert rnd.player_state == machine(bonuses=0, vertical=0)
     done(rnd, rng, PAYS["CH"])
+
+
+@pytest.mark.parametrize("kind", ["roulette", "fishing", "slides"])
+def test_a_game_on_eight_paylines_draws_its_own_minigame_offer(kind: str) -> None:
+    """The 8-line game's offer table is its own: a draw that is a yes on 5 paylines
+    (at or above the 5-line table's `no`) but below the 8-line table's `no` is refused."""
+    knobs = {"5": RAW_KNOBS["minigame_offer"][0], "8": RAW_KNOBS["minigame_offer_8"][0]}
+    no5, no8 = knobs["5"]["no"], knobs["8"]["no"]
+    assert no5 <= no8 - 1, "the 8-line game must offer minigames less often for this test"
+    total = no8 + knobs["8"]["yes"]
+    stops = TRIGGER[kind]
+    rng = dealt(spin(stops), (total, no8 - 1))
+    rnd = start(100, rng, machine(bonuses=3, vertical=1))
+    assert only(rnd, "upper_start")["lines"] == 8
+    assert only(rnd, "minigame_not_offered") == event("minigame_not_offered", minigame=kind)
+    done(collect_all(rnd, PAYS[judge(stops, 100, 8).wins[0][1]]), rng, PAYS[judge(stops, 100, 8).wins[0][1]])
+    # The same stops on 8 paylines with the 8-line table's yes open the minigame.
+    rng = dealt(spin(stops), offer(100, True, lines=8))
+    if kind == "slides":
+        rng = dealt(spin(stops), offer(100, True, lines=8), slides([500] * 5, [0, 0, 0, 0]))
+    rnd = start(100, rng, machine(bonuses=3, vertical=1))
+    assert rnd.state["phase"] == kind

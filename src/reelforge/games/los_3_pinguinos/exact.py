@@ -88,12 +88,12 @@ def _pair(f: U.BetFigures, lines: int) -> dict[str, float]:
 
 def upper_bet_row(d: LowerData, i: int) -> dict[str, Any]:
     bet = d.upper.bets[i]
-    offer = d.upper.minigame_offer[i]
+    offer, offer8 = d.upper.offer(i, 5), d.upper.offer(i, 8)
     f = U.bet_figures(d, i)
-    o = U.offer_chance(d, i)
+    o5, o8 = U.offer_chance(d, i, 5), U.offer_chance(d, i, 8)
     collect, risk = f.rtp("collect"), f.rtp("risk")
     s = f.eight_share
-    played = {k: float(o * ((1 - s) * f.e5.triggers[k] + s * f.e8.triggers[k])) for k in f.e5.triggers}
+    played = {k: float((1 - s) * o5 * f.e5.triggers[k] + s * o8 * f.e8.triggers[k]) for k in f.e5.triggers}
     return {
         "stake": f.stake,
         "cash": bet.cash,
@@ -101,6 +101,7 @@ def upper_bet_row(d: LowerData, i: int) -> dict[str, Any]:
         "value": f.stake,
         "multiplier": bet.multiplier,
         "offer": f"{offer.yes}/{offer.yes + offer.no}",
+        "offer_8": f"{offer8.yes}/{offer8.yes + offer8.no}",
         "rtp": float(collect),
         "rtp_fraction": U._frac(collect),
         "rtp_risk": float(risk),
@@ -119,10 +120,10 @@ def upper_components(d: LowerData, i: int) -> dict[str, Fraction]:
     """Bet ``i``'s configured COLLECT figure split into the line prizes, what the offered
     minigames add over them, and the WINNING SPINs."""
     f = U.bet_figures(d, i)
-    o = U.offer_chance(d, i)
+    o5, o8 = U.offer_chance(d, i, 5), U.offer_chance(d, i, 8)
     s = f.eight_share
     line = (1 - s) * f.e5.base["collect"] + s * f.e8.base["collect"]
-    mini = o * ((1 - s) * f.e5.minigame_gain["collect"] + s * f.e8.minigame_gain["collect"])
+    mini = (1 - s) * o5 * f.e5.minigame_gain["collect"] + s * o8 * f.e8.minigame_gain["collect"]
     return {
         "line_prizes": line / f.stake,
         "minigames": mini / f.stake,

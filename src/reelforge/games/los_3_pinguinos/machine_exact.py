@@ -215,3 +215,21 @@ def machine_long_run(
         "lower_bet": lower_bet,
         "upper_stake": upper_stake_value,
     }
+
+
+def standard_play(d: LowerData) -> list[dict[str, float]]:
+    """The long-run figures of standard play for each upper bet, paired with the lower bet
+    of the same cash (€0.20 with €0.20 + 1 Bonus, …, €15 with both €15 bets)."""
+    from .upper_exact import bet_figures
+
+    out = []
+    for i, bet in enumerate(d.upper.bets):
+        figures = bet_figures(d, i)
+        value = (figures.rtp("collect", 5) * figures.stake, figures.rtp("collect", 8) * figures.stake)
+        run = machine_long_run(d, bet.cash, i, value)
+        run["upper_rtp_here"] = (
+            run["eight_line_share_of_upper"] * float(value[1])
+            + (1 - run["eight_line_share_of_upper"]) * float(value[0])
+        ) / figures.stake
+        out.append(run)
+    return out

@@ -155,7 +155,8 @@ class UpperData(Strict):
     bets: tuple[UpperBet, ...] = Field(min_length=1)
     # the variant's knobs
     double: Double
-    minigame_offer: tuple[Offer, ...]
+    minigame_offer: tuple[Offer, ...]  # per bet: a game on 5 paylines (and the WINNING SPIN)
+    minigame_offer_8: tuple[Offer, ...]  # per bet: a game on 8 paylines
 
     @model_validator(mode="after")
     def _cross_checks(self) -> UpperData:
@@ -186,12 +187,18 @@ class UpperData(Strict):
                 raise ValueError(f"{name}: steps of at least 1")
         if max(self.vertical_step) > 5 or max(self.accumulator_step) > 3:
             raise ValueError("the counter gains 1 to 5, an accumulator 1 to 3 (the seed)")
-        if len(self.minigame_offer) != len(self.bets):
-            raise ValueError("minigame_offer: one chance per bet")
+        for name in ("minigame_offer", "minigame_offer_8"):
+            if len(getattr(self, name)) != len(self.bets):
+                raise ValueError(f"{name}: one chance per bet")
         values = [b.cash for b in self.bets]
         if len({self.bet_value_key(b) for b in self.bets}) != len(self.bets):
             raise ValueError(f"bets must differ in cash or Bonuses: {values}")
         return self
+
+    def offer(self, bet: int, lines: int) -> Offer:
+        """The minigame offer of a game at bet index ``bet`` on ``lines`` paylines: the 8-line
+        game has its own chance, so that both line counts return the configured RTP."""
+        return self.minigame_offer_8[bet] if lines == 8 else self.minigame_offer[bet]
 
     @staticmethod
     def bet_value_key(bet: UpperBet) -> tuple[int, int]:

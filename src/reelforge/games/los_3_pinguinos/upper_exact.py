@@ -45,8 +45,10 @@ def _frac(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-def offer_chance(d: LowerData, i: int) -> Fraction:
-    o = d.upper.minigame_offer[i]
+def offer_chance(d: LowerData, i: int, lines: int = 5) -> Fraction:
+    """The minigame offer chance of a game at bet ``i`` on ``lines`` paylines (the WINNING
+    SPIN plays 5)."""
+    o = d.upper.offer(i, lines)
     return F(o.yes, o.yes + o.no)
 
 
@@ -122,7 +124,7 @@ def game_value(d: LowerData, i: int, lines: int, winning: bool = False) -> GameV
     offer chance o: ``value = base + o · minigame_gain``."""
     table = groups(d, i, lines, winning)
     n = sum(table.values())
-    o = offer_chance(d, i)
+    o = offer_chance(d, i, 5 if winning else lines)
     base = {p: F(0) for p in PLAYS}
     gain = {p: F(0) for p in PLAYS}
     triggers = {k: F(0) for k in ("roulette", "fishing", "slides")}
@@ -243,12 +245,6 @@ class BetFigures:
             game = (1 - self.eight_share) * self.e5.value[play] + self.eight_share * self.e8.value[play]
         return (game + self.fills * self.winning.value[play]) / self.stake
 
-    def offer_slope(self, play: str = "collect") -> Fraction:
-        """d RTP / d offer chance (the configured figure is linear in it)."""
-        s = self.eight_share
-        g = (1 - s) * self.e5.minigame_gain[play] + s * self.e8.minigame_gain[play]
-        return (g + self.fills * self.winning.minigame_gain[play]) / self.stake
-
 
 @by_identity()
 def bet_figures(d: LowerData, i: int) -> BetFigures:
@@ -263,13 +259,19 @@ def bet_figures(d: LowerData, i: int) -> BetFigures:
     )
 
 
-def offer_for_target(d: LowerData, i: int, target: Fraction) -> Fraction:
-    """The offer chance that puts bet ``i``'s configured COLLECT figure on ``target``
-    (outside [0, 1] when the target cannot be reached)."""
+def offers_for_target(d: LowerData, i: int, target: Fraction) -> tuple[Fraction, Fraction]:
+    """The offer chances (5 paylines, 8 paylines) that put bet ``i``'s COLLECT figure on
+    ``target`` at 5 lines and at 8 lines alike (outside [0, 1] when it cannot be reached).
+    Each figure is linear in its chance; the WINNING SPIN (5 lines) takes the 5-line one."""
     f = bet_figures(d, i)
-    o = offer_chance(d, i)
-    at_zero = f.rtp("collect") - o * f.offer_slope()
-    return (target - at_zero) / f.offer_slope()
+    play = "collect"
+    e5, e8, w = f.e5, f.e8, f.winning
+    o5 = (target * f.stake - e5.base[play] - f.fills * w.base[play]) / (
+        e5.minigame_gain[play] + f.fills * w.minigame_gain[play]
+    )
+    winning = w.base[play] + o5 * w.minigame_gain[play]
+    o8 = (target * f.stake - e8.base[play] - f.fills * winning) / e8.minigame_gain[play]
+    return o5, o8
 
 
 # -- the odds of every advertised prize --------------------------------------------------------

@@ -54,12 +54,12 @@ M_NONE, M_ROULETTE, M_FISHING, M_SLIDES = -1, 0, 1, 2
 
 # draw ranges: rows (n, largest raw word kept) of Tables.ranges
 G_STOPS, G_VSTEP, G_ASTEP, G_MIXED, G_OFFER, G_SECTIONS = range(6)
-G_AGAIN, G_CATCH, G_SLIDES, G_DOUBLE, G_BV = range(6, 11)
-_N_RANGES = 11
+G_AGAIN, G_CATCH, G_SLIDES, G_DOUBLE, G_BV, G_OFFER8 = range(6, 12)
+_N_RANGES = 12
 # params layout
 P_MULT, P_FRACTION, P_FLOOR, P_MAX, P_BET_BONUSES, P_HAS_MIXED, P_OFFER_NO, P_AGAIN_NO = range(8)
-P_PENGUINS, P_PLATFORMS, P_DOUBLE_NO, P_BONUS_VALUE, P_CAP, P_VMAX, P_PIECES = range(8, 15)
-_N_PARAMS = 15
+P_PENGUINS, P_PLATFORMS, P_DOUBLE_NO, P_BONUS_VALUE, P_CAP, P_VMAX, P_PIECES, P_OFFER8_NO = range(8, 16)
+_N_PARAMS = 16
 
 # a probe bet: unit prizes, and a mixed table so that mixed-sevens lines are counted
 _PROBE = UpperBet(cash=1, bonuses=1, multiplier=1, fraction=1, minigame_floor=1, max_prize=2, mixed={1: 1})
@@ -128,6 +128,7 @@ def build_tables(d: LowerData, bet: int) -> Tables:
         [0] + [accept_max_py(n) for n in range(1, u.slides.platforms + 1)], dtype=np.uint64
     )
     offer = u.minigame_offer[bet]
+    offer8 = u.minigame_offer_8[bet]
     ranges = np.zeros((_N_RANGES, 2), dtype=np.uint64)
     for g, n in (
         (G_STOPS, STOPS),
@@ -135,6 +136,7 @@ def build_tables(d: LowerData, bet: int) -> Tables:
         (G_ASTEP, int(astep[0, -1])),
         (G_MIXED, max(int(mixed_table[0, -1]), 1)),
         (G_OFFER, offer.yes + offer.no),
+        (G_OFFER8, offer8.yes + offer8.no),
         (G_SECTIONS, len(u.roulette.sections)),
         (G_AGAIN, u.roulette.again.yes + u.roulette.again.no),
         (G_CATCH, int(catch[0, -1])),
@@ -151,6 +153,7 @@ def build_tables(d: LowerData, bet: int) -> Tables:
     params[P_BET_BONUSES] = b.bonuses
     params[P_HAS_MIXED] = int(bool(b.mixed))
     params[P_OFFER_NO] = offer.no
+    params[P_OFFER8_NO] = offer8.no
     params[P_AGAIN_NO] = u.roulette.again.no
     params[P_PENGUINS] = u.fishing.penguins
     params[P_PLATFORMS] = u.slides.platforms
@@ -276,6 +279,7 @@ def _run(
     bet_bonuses = params[P_BET_BONUSES]
     has_mixed = params[P_HAS_MIXED] != 0
     offer_no = params[P_OFFER_NO]
+    offer8_no = params[P_OFFER8_NO]
     again_no = params[P_AGAIN_NO]
     penguins = params[P_PENGUINS]
     platforms = params[P_PLATFORMS]
@@ -371,8 +375,11 @@ def _run(
             result = -1
             if mg != M_NONE:
                 acc[A_TRIGGER0 + mg] += 1
-                if below(rs, ranges[G_OFFER, 0], ranges[G_OFFER, 1]) >= offer_no:
-                    offered = 1
+                if v == 1:  # a game on 8 paylines has its own offer chance
+                    offered = int(below(rs, ranges[G_OFFER8, 0], ranges[G_OFFER8, 1]) >= offer8_no)
+                else:
+                    offered = int(below(rs, ranges[G_OFFER, 0], ranges[G_OFFER, 1]) >= offer_no)
+                if offered:
                     acc[A_MINIGAME0 + mg] += 1
                     if mg == M_ROULETTE:
                         total = sections[below(rs, n_sections, ranges[G_SECTIONS, 1])]

@@ -14,7 +14,8 @@ decision is a stored step.  Draw order (the numba kernel follows it draw for dra
    empties and the WINNING SPIN is owed, pieces past the top are lost).
 4. Each mixed-sevens line draws the bet's ``mixed`` table; the line prize is the direct prizes
    plus the mixed ones, at most the bet's ``max_prize``.
-5. A minigame trigger draws the bet's ``minigame_offer``; offered, the minigame replaces the
+5. A minigame trigger draws the bet's ``minigame_offer`` (``minigame_offer_8`` in a game on
+   8 paylines); offered, the minigame replaces the
    line prize with ``min(max_prize, max(floor, line prize, result))``:
    * Roulette (action ``spin``): ``randbelow(sections)`` lights a section, then ``again``
      draws whether another lights, until it says no or the sum reaches the maximum;
@@ -164,7 +165,8 @@ def _game(d: LowerData, rnd: Round, rng: RandomSource) -> None:
     prize = min(prize, bet.max_prize)
     st["line_prize"] = prize
     if ev.minigame is not None:
-        offered = weighted_index(rng, u.minigame_offer[st["bet"]].weights) == 1
+        lines = 5 if winning else st["lines"]
+        offered = weighted_index(rng, u.offer(st["bet"], lines).weights) == 1
         if offered:
             _minigame_start(d, rnd, ev.minigame, prize, rng)
             return
