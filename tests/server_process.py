@@ -183,7 +183,8 @@ def check_books(db_url: str, data_dir: Path, credits: Mapping[str, int]) -> dict
     credit; every round has exactly one stake row, at most one win row (equal to its win
     when complete, none while pending), and no other money; every side-ledger row (a game's
     second currency, e.g. Bonuses) belongs to a round of its player and game and continues the
-    balance of its currency before it.  Returns the audit."""
+    balance of its currency before it; every player state is the one its rounds left.  Returns
+    the audit."""
     from reelforge.server import schema as t
     from reelforge.server.config import Settings
     from reelforge.server.service import GameServer
@@ -195,6 +196,7 @@ def check_books(db_url: str, data_dir: Path, credits: Mapping[str, int]) -> dict
         audit = server.audit()
         assert audit["balances_match_ledger"] and audit["rounds_match_ledger"], audit
         assert audit["side_balances_match_ledger"], audit
+        assert audit["player_states_follow_rounds"], audit["bad_player_states"]
         with server.engine.connect() as conn:
             players = {r.id: r for r in conn.execute(select(t.players))}
             ledger = list(conn.execute(select(t.ledger).order_by(t.ledger.c.id)))

@@ -17,6 +17,7 @@ the lower game first, as a player would):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -537,6 +538,33 @@ def test_a_void_gives_back_the_cash_and_the_bonus_stake(api, server) -> None:
     assert got["status"] == "voided" and got["side"] == {"bonuses": {"before": b0, "after": b0}}
     assert [s["side"] for s in got["steps"]][-1] == {"bonuses": {"amount": -7, "balance_after": b0}}
     assert server.audit()["side_balances_match_ledger"] and server.audit()["rounds_match_ledger"]
+    assert server.audit()["player_states_follow_rounds"], server.audit()["bad_player_states"]
+
+
+def test_the_audit_flags_a_machine_state_moved_outside_the_rounds(api, server) -> None:
+    """The counter and the accumulators are audited like money: the stored machine must be
+    the one the last round left, and every round must start from the one before it left."""
+    from reelforge.server import schema as t
+
+    token = api.new_player("tamper", CREDIT)
+    fund(api, token)
+    rnd = start(api, token, 100, vals(U.spin(U.LOST)))["round"]
+    assert rnd["status"] == "complete"
+    assert server.audit()["player_states_follow_rounds"], server.audit()["bad_player_states"]
+    state = machine(api, token)
+    where = t.player_state.c.game == GAME
+    with server.engine.begin() as conn:  # a counter raised behind the rounds' back
+        conn.execute(
+            t.player_state.update().where(where).values(state=json.dumps({**state, "vertical_lines": 9}))
+        )
+    audit = server.audit()
+    assert not audit["player_states_follow_rounds"]
+    assert [b["stored"]["vertical_lines"] for b in audit["bad_player_states"]] == [9]
+    assert audit["side_balances_match_ledger"]  # the Bonuses alone would not have shown it
+    # The next round starts from the tampered state: that round is listed too.
+    start(api, token, 100, vals(U.spin(U.LOST)))
+    bad = server.audit()["bad_player_states"]
+    assert [b.get("round_id") is not None for b in bad] == [True]
 
 
 def test_the_slides_order_is_hidden_from_the_player_until_the_pick(api) -> None:

@@ -1467,6 +1467,7 @@ class GameServer:
                 conn.execute(select(t.rounds.c.id, t.rounds.c.status, t.rounds.c.stake, t.rounds.c.win))
             )
             side = self._side_audit(conn)
+            chain = self._state_chain_audit(conn)
         bad_balances = [p for p, b in balances.items() if b != int(ledger_sums.get(p, 0) or 0) or b < 0]
         bad_rounds = []
         for r in rounds_rows:
@@ -1481,7 +1482,55 @@ class GameServer:
             "bad_players": bad_balances,
             "bad_rounds": bad_rounds,
             **side,
+            **chain,
         }
+
+    def _state_chain_audit(self, conn: Connection) -> dict[str, Any]:
+        """Every player state (Bonuses, Los 3 Pinguinos' counter and accumulators, Gambini's
+        piggies) moves only inside round steps: each round starts from the state the previous
+        round of that state key left (a voided round leaves the state it found), and the stored
+        state is what the last round left.  Anything else (a state edited behind the rounds)
+        is listed."""
+        r, st = t.rounds.c, t.round_steps.c
+        rows = conn.execute(
+            select(r.id, r.player_id, r.game, r.status, r.state, st.action)
+            .join(t.round_steps, (st.round_id == r.id) & (st.step == 1))
+            .order_by(r.id)
+        )
+        last: dict[tuple[int, str, str], Any] = {}
+        broken: list[dict[str, Any]] = []
+        for row in rows:
+            game = self.games.get(row.game)
+            start = json.loads(row.action) if row.action else {}
+            if game is None or "stake" not in start:
+                continue
+            try:
+                key = game.state_key(start["stake"], start.get("mode", "base"))
+            except InvalidBet:
+                continue
+            if key is None:
+                continue
+            where = (row.player_id, row.game, key)
+            found = start.get("player_state")
+            if last.get(where) != found:
+                broken.append({"round_id": row.id, "game": row.game, "state_key": key, "starts_from": found,
+                               "previous_left": last.get(where)})  # fmt: skip
+            left = json.loads(row.state).get("player_state")
+            last[where] = found if row.status == "voided" else left
+        ps = t.player_state.c
+        seen = set()
+        for row in conn.execute(select(ps.player_id, ps.game, ps.state_key, ps.state)):
+            where = (row.player_id, row.game, row.state_key)
+            seen.add(where)
+            stored = json.loads(row.state)
+            if row.game in self.games and last.get(where) != stored:
+                broken.append({"player_id": row.player_id, "game": row.game, "state_key": row.state_key,
+                               "stored": stored, "last_round_left": last.get(where)})  # fmt: skip
+        for where, left in last.items():
+            if left is not None and where not in seen:
+                broken.append({"player_id": where[0], "game": where[1], "state_key": where[2],
+                               "stored": None, "last_round_left": left})  # fmt: skip
+        return {"player_states_follow_rounds": not broken, "bad_player_states": broken}
 
     def _side_audit(self, conn: Connection) -> dict[str, Any]:
         """Every stored side balance equals the sum of its side-ledger movements and is a

@@ -13,6 +13,7 @@ export const STOP_REASONS = {
   single_win_limit: "Autoplay stopped: single win limit reached",
   total_win_limit: "Autoplay stopped: total win limit reached",
   insufficient_balance: "Autoplay stopped: insufficient balance",
+  insufficient_bonuses: "Autoplay stopped: not enough Bonuses",
   player_action: "Autoplay paused: your decision is needed",
   cancelled: "Autoplay stopped",
 };

@@ -97,6 +97,7 @@ export class GameScreen {
         if (!this.busy && !this.autoplay?.running) this.setLevel((this.levelIndex + 1) % this.game.bet_levels.length);
       },
       betIndex: () => this.levelIndex,
+      refreshControls: () => this.updateControls(),
     };
     this.renderer = mod.createRenderer(ctx);
     this.build(view);
@@ -147,12 +148,19 @@ export class GameScreen {
 
   // -- controls ----------------------------------------------------------------------------
 
+  /** A machine's own bets (Los 3 Pinguinos' upper game): {labels, index, set(i)}, or null. */
+  ownBets() {
+    return this.renderer.betChoice?.() || null;
+  }
+
   updateControls() {
-    const levels = this.game.bet_levels;
-    this.betValue.textContent = this.format(this.level.stake);
+    const own = this.ownBets();
+    const count = own ? own.labels.length : this.game.bet_levels.length;
+    const at = own ? own.index : this.levelIndex;
+    this.betValue.textContent = own ? own.labels[at] : this.format(this.level.stake);
     const locked = this.busy || Boolean(this.autoplay?.running);
-    this.betDown.disabled = locked || this.levelIndex === 0;
-    this.betUp.disabled = locked || this.levelIndex === levels.length - 1;
+    this.betDown.disabled = locked || at === 0;
+    this.betUp.disabled = locked || at === count - 1;
     this.betValue.disabled = locked;
     const allowAuto = Number.isInteger(this.rules.autoplay_max_spins) && this.rules.autoplay_max_spins > 0;
     this.autoBtn.hidden = !allowAuto;
@@ -182,6 +190,12 @@ export class GameScreen {
 
   changeBet(delta) {
     if (this.busy || this.autoplay?.running) return;
+    const own = this.ownBets();
+    if (own) {
+      own.set(Math.min(own.labels.length - 1, Math.max(0, own.index + delta)));
+      this.updateControls();
+      return;
+    }
     const n = this.game.bet_levels.length;
     this.setLevel(Math.min(n - 1, Math.max(0, this.levelIndex + delta)));
   }
@@ -196,6 +210,13 @@ export class GameScreen {
 
   chooseBet() {
     if (this.busy) return;
+    const own = this.ownBets();
+    if (own) {
+      const pick = modal({ title: "Choose your bet", testid: "dialog-bet", body: h("div.betgrid", own.labels.map((label, i) => h("button.chip", {
+        type: "button", "aria-pressed": String(i === own.index), onclick: () => own.set(i) && (pick.close(i), this.updateControls()),
+      }, label))) });
+      return;
+    }
     const grid = h("div.betgrid", this.game.bet_levels.map((l, i) => h("button.chip", {
       type: "button", "aria-pressed": String(i === this.levelIndex), "data-stake": String(l.stake),
       onclick: () => {
@@ -319,10 +340,14 @@ export class GameScreen {
 
   async spin(mode = "base") {
     if (this.busy || this.destroyed) return;
+    // A machine's own request (its bet and mode), or false: it refused and said why.
+    const own = mode === "base" ? this.renderer.roundRequest?.() : null;
+    if (own === false) return;
     await this.task(async () => {
       await this.waitCycle();
-      const body = { game: this.game.id, stake: this.level.stake };
-      if (mode !== "base") body.mode = mode;
+      const body = { game: this.game.id, stake: own ? own.stake : this.level.stake };
+      const m = own?.mode ?? mode;
+      if (m !== "base") body.mode = m;
       const script = takeScript();
       if (script) body.script = script;
       const intent = new Intent("/rounds", body);
@@ -468,8 +493,10 @@ export class GameScreen {
 
   async openAutoplay() {
     if (this.busy || this.autoplay?.running || this.autoBtn.hidden) return;
+    const own = this.renderer.roundRequest?.();
+    if (own === false) return;
     const limits = await autoplayDialog({
-      stake: this.level.stake,
+      stake: own ? own.cost : this.level.stake,
       currency: this.game.currency,
       // The game's own cap (GET /games: the smaller of the game's and the profile's) wins.
       maxSpins: this.game.autoplay_max_spins ?? this.rules.autoplay_max_spins ?? null,
@@ -477,7 +504,9 @@ export class GameScreen {
     });
     if (!limits) return;
     try {
-      const reply = await this.api.post(new Intent("/autoplay", { game: this.game.id, stake: this.level.stake, ...limits }));
+      const body = { game: this.game.id, stake: own ? own.stake : this.level.stake, ...limits };
+      if (own?.mode && own.mode !== "base") body.mode = own.mode;
+      const reply = await this.api.post(new Intent("/autoplay", body));
       this.autoplay = reply.autoplay;
     } catch (err) {
       await this.app.handleError(err, this);

@@ -83,9 +83,11 @@ async function recallRenderer(app, gameId, coin, stake, meter) {
   });
 }
 
-function actionText(step, fmt) {
+function actionText(step, fmt, renderer = null) {
   const a = step.action;
   if (!a) return "Voided by the operator";
+  const own = a.name === "start" ? renderer?.startText?.(a) : null; // a game's own words (an upper bet)
+  if (own) return own;
   if (a.name === "start") return `Start: bet ${fmt(a.stake)}${a.mode && a.mode !== "base" ? ` (${a.mode})` : ""}`;
   return `${titleCase(a.name)}${a.choice !== null && a.choice !== undefined ? ` ${a.choice}` : ""}`;
 }
@@ -109,7 +111,7 @@ export async function renderRecall(app, view, roundId) {
     const s = steps[index];
     stepHead.replaceChildren(
       h("strong", `Step ${s.step} of ${steps.length}`),
-      h("span", actionText(s, fmt)),
+      h("span", actionText(s, fmt, renderer)),
       h("span", `by ${s.actor}`),
       h("span", formatTime(s.at)),
       h("span", `win so far ${fmt(s.win_after)}`));
@@ -172,7 +174,7 @@ export async function renderReplay(app, view, roundId) {
     const round = { id: data.round_id, stake: data.stake, coin, events: [], state: {}, status: "pending" };
     for (const step of data.steps) {
       if (mine !== run || !view.isConnected) return;
-      const li = h("li.is-current", `Step ${step.step}: ${actionText(step, fmt)}`);
+      const li = h("li.is-current", `Step ${step.step}: ${actionText(step, fmt, renderer)}`);
       list.querySelectorAll("li").forEach((x) => x.classList.remove("is-current"));
       list.append(li);
       status.textContent = `Replaying step ${step.step} of ${data.steps.length}…`;

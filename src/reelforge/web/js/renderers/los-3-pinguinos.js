@@ -11,34 +11,23 @@
 // ladder step, the Disco stop).  AUTO and AUTO-RISK are the session's play settings on the
 // server (PUT /settings), which the server's autoplay applies; in a game played by hand the
 // client follows them too (the suggested nudge, PLAY on every ladder step).
+//
+// CHANGE GAME (Shift or 0) switches the cabinet to the upper game (./pinguinos-upper.js), when
+// the machine's Bonuses cover its cheapest bet, and back; a round of the upper game (a reload,
+// an autoplay, a replay) switches to it by itself.
 
 import { newKey } from "../api.js";
 import { formatPercent } from "../money.js";
-import { countUp, h, svg, wait } from "../ui.js";
+import { countUp, h, topModal, wait } from "../ui.js";
 import { banner, bigWin, plural } from "./common.js";
-import { SPRITE, TILE_ART } from "./pinguinos-art.js";
+import { TILE_ART } from "./pinguinos-art.js";
+import { ensureArt, Reel, STOPS, use } from "./pinguinos-parts.js";
+import { isUpper, UpperGame, upperRules } from "./pinguinos-upper.js";
 
-const STOPS = 16;
-const COPIES = 5; // the strip is drawn five times over: room to run and land
 const REELS = 3;
 const NUDGE_LAMPS = 4;
 const REEL_NAMES = ["left", "center", "right"];
 const LADDER_NAMES = { sube_bonos: "Sube-Bonos", sube_nada: "Sube-Nada" };
-
-function ensureArt() {
-  if (!document.getElementById("l3p-style")) {
-    const link = h("link", { id: "l3p-style", rel: "stylesheet", href: new URL("../../css/pinguinos.css", import.meta.url).href });
-    document.head.append(link);
-  }
-  if (!document.getElementById("l3p-sprite")) {
-    const el = svg(SPRITE);
-    el.id = "l3p-sprite";
-    document.body.prepend(el);
-  }
-}
-
-const use = (id, cls = "") =>
-  svg(`<svg class="l3p-svg ${cls}" viewBox="0 0 100 100" aria-hidden="true"><use href="#l3p-${id}"/></svg>`);
 
 export function createRenderer(ctx) {
   return new PinguinosRenderer(ctx);
@@ -49,126 +38,6 @@ export function lobbyTile() {
   ensureArt();
   return h("div.tile-art.tile-art--l3p", { html: TILE_ART },
     h("div.tile-art__title.l3p-tile__title", h("span", "Los 3"), h("strong", "Pingüinos")));
-}
-
-// -- one reel: the real strip, moved stop by stop ------------------------------------------------
-
-class Reel {
-  constructor(view, index, strip, vertical) {
-    this.view = view;
-    this.index = index;
-    this.codes = strip;
-    this.stop = 0;
-    this.anim = null;
-    const n = STOPS * COPIES;
-    const cells = [];
-    for (let i = 0; i < n; i++) {
-      const s = i % STOPS;
-      const code = strip[s];
-      cells.push(h("div.l3p-cell", { dataset: { symbol: code, stop: String(s) }, title: view.symbolName(code) },
-        use(code, "l3p-cell__art"),
-        vertical.has(s) ? h("span.l3p-cell__vl", { title: "Vertical lines" }, use("vl")) : null));
-    }
-    this.strip = h("div.l3p-reel__strip", cells);
-    this.heldTag = h("span.l3p-reel__held", "HELD");
-    this.el = h("div.l3p-reel", { dataset: { reel: String(index) } }, this.strip, this.heldTag);
-    this.place(0);
-  }
-
-  top(stop) {
-    return (stop - 1 + STOPS) % STOPS; // the cell above the line is the first in view
-  }
-
-  /** Every animation of the strip ends here: a reel never runs two at once. */
-  stopAnims() {
-    for (const a of this.strip.getAnimations()) a.cancel();
-    this.anim = null;
-  }
-
-  offset(topCell) {
-    return `translateY(${(-topCell / (STOPS * COPIES)) * 100}%)`;
-  }
-
-  line() {
-    return this.codes[this.stop];
-  }
-
-  window() {
-    return [-1, 0, 1].map((k) => this.codes[(this.stop + k + STOPS) % STOPS]);
-  }
-
-  place(stop) {
-    this.stopAnims();
-    this.anim = null;
-    this.stop = stop;
-    this.el.classList.remove("l3p-reel--spinning");
-    this.strip.style.transform = this.offset(this.top(stop));
-    this.el.dataset.stop = String(stop);
-    this.el.dataset.line = this.line();
-  }
-
-  get spinning() {
-    return this.el.classList.contains("l3p-reel--spinning");
-  }
-
-  /** Run freely (while the server answers); symbols travel downwards. */
-  spin(delay = 0) {
-    this.stopAnims();
-    this.el.classList.add("l3p-reel--spinning");
-    const s = this.view.speed();
-    this.anim = this.strip.animate(
-      [{ transform: this.offset(3 * STOPS) }, { transform: this.offset(2 * STOPS) }],
-      { duration: Math.max(80, 520 * Math.max(s, 0.25)), iterations: Infinity, delay: delay * s, easing: "linear" });
-  }
-
-  /** Land on `stop` with a small bounce. */
-  land(stop, ms = 520) {
-    const d = ms * this.view.speed();
-    const t = this.top(stop);
-    if (d < 16) {
-      this.place(stop);
-      return Promise.resolve();
-    }
-    this.stopAnims();
-    const a = this.strip.animate([
-      { transform: this.offset(t + 3 * STOPS), easing: "cubic-bezier(.2,.65,.35,1)" },
-      { transform: this.offset(t + STOPS - 0.18), offset: 0.86, easing: "ease-in-out" },
-      { transform: this.offset(t + STOPS) },
-    ], { duration: d, fill: "forwards" });
-    this.anim = a;
-    return a.finished.catch(() => {}).then(() => {
-      if (this.anim === a) this.place(stop);
-      this.view.ctx.sound?.play("stop");
-    });
-  }
-
-  /** One nudge: the reel moves one stop down; the symbol above comes onto the line. */
-  nudge(stop, ms = 300) {
-    const d = ms * this.view.speed();
-    const from = this.top(this.stop) + STOPS;
-    if (d < 16) {
-      this.place(stop);
-      return Promise.resolve();
-    }
-    this.stopAnims();
-    const a = this.strip.animate([
-      { transform: this.offset(from) },
-      { transform: this.offset(from - 1.08), offset: 0.8 },
-      { transform: this.offset(from - 1) },
-    ], { duration: d, easing: "ease-out", fill: "forwards" });
-    this.anim = a;
-    this.el.classList.add("l3p-reel--nudge");
-    return a.finished.catch(() => {}).then(() => {
-      this.el.classList.remove("l3p-reel--nudge");
-      if (this.anim === a) this.place(stop);
-      this.view.ctx.sound?.play("tick");
-    });
-  }
-
-  setHeld(on) {
-    this.el.classList.toggle("l3p-reel--held", on);
-    this.el.dataset.held = on ? "1" : "0";
-  }
 }
 
 // -- the renderer -----------------------------------------------------------------------------
@@ -211,6 +80,11 @@ class PinguinosRenderer {
     this.setBalanceDisplay(ctx.balance?.() ?? null);
     this.loadMachine();
     this.loadSettings();
+    if (ctx.api) {
+      // Two of the machine's keys act on release: Shift alone (CHANGE GAME) and a held COLLECT.
+      this.keyUp = (e) => this.onKeyUp(e);
+      document.addEventListener("keyup", this.keyUp, true);
+    }
   }
 
   // -- building ------------------------------------------------------------------------------
@@ -306,7 +180,8 @@ class PinguinosRenderer {
     this.autoBtn = lampBtn("l3p-btn--auto", "Auto", "auto-advance", "AUTO: the machine plays your nudges (Delete or /)", () => this.toggleSetting("auto_advance"));
     this.riskBtn = lampBtn("l3p-btn--risk", "Auto-risk", "auto-risk", "AUTO-RISK: every ladder prize is risked (*)", () => this.toggleSetting("auto_risk"));
     this.playBtn = lampBtn("l3p-btn--autoplay", "Auto-play", "machine-autoplay", "AUTO-PLAY: games start by themselves (−)", () => this.ctx.autoplay?.());
-    this.deck = h("div.l3p-deck", this.collectBtn, this.autoBtn, this.riskBtn, this.playBtn);
+    this.changeBtn = lampBtn("l3p-btn--change", "Change game", "change-game", "CHANGE GAME: the upper game and back (Shift or 0)", () => this.changeGame());
+    this.deck = h("div.l3p-deck", this.collectBtn, this.autoBtn, this.riskBtn, this.playBtn, this.changeBtn);
 
     // the Disco: five penguins on the dance floor
     this.penguins = Array.from({ length: 5 }, (_, i) => {
@@ -332,13 +207,29 @@ class PinguinosRenderer {
 
     this.fx = h("div.l3p-fx");
     this.center = h("div.l3p-center", this.disco, this.machine, this.deck);
-    const keys = [["Space", "Play"], ["← ↓ →", "Hold / advance"], ["⌫  +", "Collect"], ["Del  /", "Auto"], ["*", "Auto-risk"], ["−", "Auto-play"], ["↑  .", "Bet"]];
+    const keys = [["Space", "Play"], ["← ↓ →", "Hold / advance"], ["⌫  +", "Collect (hold: all)"], ["Del  /", "Auto"], ["*", "Auto-risk"], ["−", "Auto-play"], ["↑  .", "Bet"], ["⇧  0", "Change game"]];
     this.keys = h("div.l3p-keys", { "aria-hidden": "true" }, keys.flatMap(([k, what]) => [h("kbd", k), h("span", what)]));
     this.side = h("div.l3p-side", this.prizeLed.el, this.bonusLed.el, this.balanceLed.el, this.keys, this.bets);
     this.el = h("div.l3p", { "data-testid": "renderer-los-3-pinguinos", dataset: { phase: "idle" } },
       h("div.l3p-logo", h("span.l3p-logo__top", "Los 3"), h("span.l3p-logo__main", "Pingüinos")),
       this.marquee,
       this.pay, this.center, this.side, this.fx);
+    this.el.dataset.screen = "lower";
+    this.screen = "lower";
+    this.upper = new UpperGame(this);
+    this.el.insertBefore(this.upper.pay, this.side);
+    this.el.insertBefore(this.upper.center, this.side);
+    this.side.insertBefore(this.upper.chipBox, this.bets);
+    // COLLECT on the upper screen: a tap takes a fraction, held it takes the whole prize.
+    const up = () => {
+      if (this.screen !== "upper") return;
+      this.upper.swallowClick = true; // the click that follows was this press
+      this.upper.collectUp();
+    };
+    this.collectBtn.addEventListener("pointerdown", () => this.screen === "upper" && this.upper.collectDown());
+    this.collectBtn.addEventListener("pointerup", up);
+    this.collectBtn.addEventListener("pointerleave", () => this.upper.cancelHold());
+    this.collectBtn.addEventListener("pointercancel", () => this.upper.cancelHold());
     this.syncSettings();
   }
 
@@ -467,6 +358,7 @@ class PinguinosRenderer {
     if (state && !this.touched) {
       this.setBonuses(state.bonuses ?? 0);
       this.setVlines(state.vertical_lines ?? 0);
+      this.upper.setState(state);
     }
     this.el.dataset.machineLoaded = "1";
   }
@@ -496,9 +388,11 @@ class PinguinosRenderer {
     this.settingsTouched = true;
     this.syncSettings();
     this.ctx.sound?.play("click");
+    const risked = this.screen === "upper" ? "Every fraction is played" : "Every ladder prize is risked";
     this.setMessage(name === "auto_advance" ? `AUTO ${this.settings[name] ? "ON" : "OFF"}` : `AUTO-RISK ${this.settings[name] ? "ON" : "OFF"}`,
-      name === "auto_advance" ? "The machine plays your nudges" : "Every ladder prize is risked");
+      name === "auto_advance" ? "The machine plays your nudges" : risked);
     if (this.dec) this.maybeAuto();
+    if (this.upper.dec) this.upper.maybeAuto();
     if (!this.ctx.api) return;
     const want = this.settings[name];
     try {
@@ -544,6 +438,8 @@ class PinguinosRenderer {
     });
     this.playBtn.setAttribute("aria-pressed", String(Boolean(autoplay)));
     this.el.dataset.autoplay = autoplay ? "1" : "0";
+    this.changeBtn.disabled = locked || this.switching;
+    this.upper.controlsChanged({ locked });
     if (!locked && !this.presenting) this.setBalanceDisplay(this.ctx.balance?.() ?? null);
   }
 
@@ -551,6 +447,16 @@ class PinguinosRenderer {
 
   onKey(e) {
     const k = e.key;
+    if (k === "Shift") {
+      this.shiftAlone = !e.repeat || this.shiftAlone;
+      return true; // CHANGE GAME on release, when no other key was pressed with it (Shift + 8 = *)
+    }
+    this.shiftAlone = false;
+    if (k === "0") {
+      this.changeGame();
+      return true;
+    }
+    if (this.screen === "upper" && k !== "Escape") return this.upper.onKey(e);
     if (this.ctx.autoplayRunning?.()) {
       if (k === "-") this.ctx.autoplay?.(); // stops it
       else if (k === "Delete" || k === "/") this.toggleSetting("auto_advance");
@@ -589,10 +495,6 @@ class PinguinosRenderer {
       case ".":
         this.ctx.nextBet?.();
         return true;
-      case "0":
-      case "Shift":
-        this.setMessage("UPPER GAME", "Not on this machine yet");
-        return true;
       case " ":
       case "Enter":
         if (k === "Enter" && e.target instanceof HTMLButtonElement && !e.target.matches("[data-testid=spin]")) return false;
@@ -612,9 +514,106 @@ class PinguinosRenderer {
     }
   }
 
+  onKeyUp(e) {
+    if (!this.el.isConnected) {
+      document.removeEventListener("keyup", this.keyUp, true);
+      return;
+    }
+    const t = e.target;
+    if (topModal() || (t instanceof HTMLElement && t.closest("input, textarea, select"))) return;
+    if (e.key === "Shift") {
+      if (this.shiftAlone) this.changeGame();
+      this.shiftAlone = false;
+    } else if (this.screen === "upper") {
+      this.upper.onKeyUp(e);
+    }
+  }
+
+  // -- CHANGE GAME: the upper game and back ----------------------------------------------
+
+  /** The game screen's hook: the next round's bet and mode (null: the lower game's own). */
+  roundRequest() {
+    if (this.switching) return false;
+    return this.screen === "upper" ? this.upper.request() : null;
+  }
+
+  /** The game screen's hook: the control bar's bet while the upper game is on. */
+  betChoice() {
+    return this.screen === "upper" ? this.upper.betChoice() : null;
+  }
+
+  async changeGame() {
+    if (this.switching) return;
+    if (this.ctx.busy?.() || this.dec || this.upper.dec) {
+      this.refuseChange("busy", "FINISH THE GAME FIRST", "Then CHANGE GAME");
+      return;
+    }
+    if (this.screen === "lower") {
+      const need = this.upper.lowestBonuses();
+      if (need === null) {
+        this.refuseChange("closed", "NO UPPER GAME", "No upper bet is on offer");
+        return;
+      }
+      if (this.bonuses < need) {
+        this.refuseChange("bonuses", "NOT ENOUGH BONUSES", `The upper game needs ${this.bonusText(need)}: win them down here`);
+        return;
+      }
+    }
+    await this.switchTo(this.screen === "lower" ? "upper" : "lower");
+  }
+
+  refuseChange(why, main, sub) {
+    this.setMessage(main, sub);
+    this.el.dataset.refused = `change-game-${why}`;
+    this.pulse(this.changeBtn, "l3p-refuse");
+    this.ctx.sound?.play("error");
+  }
+
+  /** The screens swap behind a shutter (at once for a restored round or a recall picture). */
+  async switchTo(screen, instant = false) {
+    if (this.screen === screen) return;
+    delete this.el.dataset.refused;
+    const swap = () => {
+      this.screen = screen;
+      this.el.dataset.screen = screen;
+      (screen === "upper" ? this.upper.center : this.center).append(this.deck);
+      this.setPrize(0);
+      if (screen === "upper") {
+        this.upper.fitBet();
+        this.upper.reset();
+        this.upper.setCounter(this.vlines);
+        this.upper.idleMessage();
+      } else {
+        this.setMessage("LOWER GAME", "PRESS PLAY");
+      }
+      this.ctx.refreshControls?.();
+    };
+    if (instant) {
+      swap();
+      return;
+    }
+    this.switching = true;
+    this.changeBtn.disabled = true;
+    this.ctx.sound?.play("feature");
+    const shutter = h("div.l3p-shutter", { "data-testid": "switch", "aria-hidden": "true" },
+      h("span.l3p-shutter__sign", screen === "upper" ? "Upper game" : "Lower game"));
+    this.el.append(shutter);
+    const d = 420 * this.speed();
+    const run = (frames) => (d < 16 ? Promise.resolve() : shutter.animate(frames, { duration: d, easing: "ease-in-out", fill: "forwards" }).finished.catch(() => {}));
+    await run([{ clipPath: "inset(0 0 100% 0)" }, { clipPath: "inset(0 0 0 0)" }]);
+    swap();
+    await wait(260);
+    await run([{ clipPath: "inset(0 0 0 0)" }, { clipPath: "inset(100% 0 0 0)" }]);
+    shutter.remove();
+    this.switching = false;
+    this.el.dataset.switched = String(Number(this.el.dataset.switched || 0) + 1);
+    this.ctx.refreshControls?.();
+  }
+
   // -- decisions: the machine's buttons ----------------------------------------------------
 
   decision(spec, round, choose) {
+    if (round.mode === "upper" || this.screen === "upper") return this.upper.decision(spec, round, choose);
     this.choosers[spec.name] = choose;
     if (!this.dec) this.openDecision(round);
     return {
@@ -739,6 +738,12 @@ class PinguinosRenderer {
   }
 
   collect() {
+    if (this.screen === "upper") {
+      // A press of the pointer was handled on release; a click without one is the keyboard's.
+      if (this.upper.swallowClick) this.upper.swallowClick = false;
+      else if (this.upper.dec?.phase === "double") this.upper.take("collect");
+      return;
+    }
     const d = this.dec;
     if (!d) return;
     if (d.phase === "ladder") this.take("collect");
@@ -766,10 +771,17 @@ class PinguinosRenderer {
     this.fx.replaceChildren();
     delete this.el.dataset.result;
     delete this.window.dataset.mask;
+    delete this.el.dataset.winningSpin;
+    delete this.el.dataset.minigamePrize;
+    this.upper.reset();
   }
 
   startSpin() {
     this.reset();
+    if (this.screen === "upper") {
+      this.upper.startSpin();
+      return;
+    }
     this.setPhase("spin");
     this.setMessage("GOOD LUCK!", "");
     this.reels.forEach((r, i) => r.spin(i * 70));
@@ -777,6 +789,10 @@ class PinguinosRenderer {
   }
 
   abortSpin() {
+    if (this.screen === "upper") {
+      this.upper.abortSpin();
+      return;
+    }
     this.reels.forEach((r) => r.place(r.stop));
     this.setPhase("idle");
     this.setMessage("PRESS PLAY", "");
@@ -788,6 +804,11 @@ class PinguinosRenderer {
   }
 
   async present(events, round, opts = {}) {
+    if (round?.mode === "upper" || isUpper(events)) {
+      await this.switchTo("upper", true);
+      return this.upper.present(events, round, opts);
+    }
+    if (this.screen === "upper" && (round?.mode === "base" || events.some((e) => e.type === "spin"))) await this.switchTo("lower", true);
     const instant = Boolean(opts.instant);
     this.round = round;
     this.presenting = true;
@@ -1225,7 +1246,13 @@ class PinguinosRenderer {
 
   // -- recall ----------------------------------------------------------------------------------
 
+  /** The recall's line for a round's start: an upper bet is cash and Bonuses. */
+  startText(action) {
+    return action.mode === "upper" ? `Start: upper game, bet ${this.upper.labelFor(action.stake)}` : null;
+  }
+
   describe(ev) {
+    if (isUpper([ev]) || ev.gained !== undefined) return this.upper.describe(ev);
     const money = (c) => this.money(c);
     const line = (syms) => syms.map((c) => this.symbolName(c)).join(" · ");
     switch (ev.type) {
@@ -1307,10 +1334,18 @@ class PinguinosRenderer {
       nudges: Number(this.nudgeBox.dataset.left || 0),
       phase: this.el.dataset.phase,
       penguins: disco ? JSON.parse(disco) : null,
+      screen: this.screen,
+      upper: this.upper.memory(),
     };
   }
 
   applyMemory(m) {
+    if (m.screen === "upper") {
+      this.switchTo("upper", true);
+      this.upper.applyMemory(m.upper);
+      this.setPhase(m.phase);
+      return;
+    }
     m.stops.forEach((stop, r) => this.reels[r]?.place(stop));
     this.showWindow();
     this.setNudges(m.nudges);
@@ -1346,6 +1381,7 @@ class PinguinosRenderer {
   // -- paytable and rules --------------------------------------------------------------------
 
   paytable(level) {
+    if (this.screen === "upper") return this.upper.paytable();
     const g = this.game;
     const fmt = (credits) => this.ctx.format(credits * level.coin);
     const rows = Object.entries(g.pays).sort((a, b) => b[1] - a[1]).map(([code, credits]) => {
@@ -1401,7 +1437,8 @@ class PinguinosRenderer {
         h("li", "The Disco: three Speakers. Five penguins light in turn until PLAY stops them; the lit penguin's prize is won."),
         h("li", `Vertical lines: a symbol with the vertical-lines sign on the line adds one to the counter (up to ${9}), used in the upper game.`),
         h("li", "Bonuses are only for the upper game; the BONUSES display shows your balance of them."),
-        h("li", "Keys: Space / Enter PLAY · ← ↓ → or 1 2 3 HOLD / ADVANCE · Backspace or + COLLECT · Delete or / AUTO · * AUTO-RISK · − AUTO-PLAY · ↑ or . BET · H history · Esc exit."),
+        ...upperRules(g, fmt),
+        h("li", "Keys: Space / Enter PLAY · ← ↓ → or 1 2 3 HOLD / ADVANCE (the Slides: ← → choose, ↓ takes) · Backspace or + COLLECT (held: COLLECT ALL) · Delete or / AUTO · * AUTO-RISK · − AUTO-PLAY · ↑ or . BET · Shift or 0 CHANGE GAME · H history · Esc exit."),
         h("li", "A game left unfinished is restored when you come back. A malfunction voids all pays and plays.")),
       h("p.rules__meta", `Game ${g.name} version ${g.version}, RTP variant ${g.variant}.`));
   }

@@ -31,6 +31,105 @@ const SHADES = `<path d="M32 22 H68 V27 C68 33 60 34 57 30 L53 26 H47 L43 30 C40
 const SCARF = `<path d="M30 42 C40 48 60 48 70 42 L71 48 C60 54 40 54 29 48Z" fill="#e0113a" stroke="#5a0010" stroke-width="1"/>
   <path d="M62 48 L66 62 L58 60Z" fill="#e0113a" stroke="#5a0010" stroke-width="1"/>`;
 
+
+// -- the upper game: its sevens in three colours, the minigame symbols, the accumulator piece
+// and the vertical-lines symbol, and the pieces of the minigames (fishing penguin, fish, cross,
+// bucket, slider).
+
+const SEVEN = (grad) => `
+  <path d="M18 14 H84 V28 C70 42 58 62 52 90 H30 C36 64 48 44 62 30 H18Z" fill="url(#${grad})" stroke="#1a0610" stroke-width="3" stroke-linejoin="round"/>
+  <path d="M22 18 H80 V22 H22Z" fill="#fff" opacity=".5"/>
+  <path d="M60 34 C52 46 46 60 42 80" stroke="#fff" stroke-opacity=".35" stroke-width="3" fill="none" stroke-linecap="round"/>`;
+
+const HAT = `<path d="M30 16 C34 4 66 4 70 16 Z" fill="#c0142c" stroke="#5a0010" stroke-width="1.4"/>
+  <rect x="27" y="14" width="46" height="5" rx="2.5" fill="#fff"/><circle cx="50" cy="3.5" r="3.5" fill="#fff"/>`;
+
+const UPPER_SYMBOLS = `
+ <defs>
+  <linearGradient id="l3p-seven-b" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#8ac8ff"/><stop offset=".5" stop-color="#1460e0"/><stop offset="1" stop-color="#06205a"/></linearGradient>
+  <linearGradient id="l3p-seven-g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#a8ffa8"/><stop offset=".5" stop-color="#18b030"/><stop offset="1" stop-color="#05500e"/></linearGradient>
+  <linearGradient id="l3p-ice" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#f4fdff"/><stop offset=".5" stop-color="#9fe4ff"/><stop offset="1" stop-color="#3a9ad8"/></linearGradient>
+  <linearGradient id="l3p-ice-side" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#7fd0f8"/><stop offset="1" stop-color="#1c6aa8"/></linearGradient>
+  <linearGradient id="l3p-drink" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#ffb0e8"/><stop offset="1" stop-color="#e0208a"/></linearGradient>
+  <radialGradient id="l3p-disc" cx=".5" cy=".5" r=".5"><stop offset="0" stop-color="#ff4fd8"/><stop offset=".28" stop-color="#ff4fd8"/><stop offset=".3" stop-color="#1a1a2a"/><stop offset=".7" stop-color="#2a2a44"/><stop offset="1" stop-color="#0a0a14"/></radialGradient>
+  <linearGradient id="l3p-piece" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#fff3b0"/><stop offset=".5" stop-color="#ffb81a"/><stop offset="1" stop-color="#b06a00"/></linearGradient>
+  <linearGradient id="l3p-water" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#5ac8ff"/><stop offset="1" stop-color="#0a3a8a"/></linearGradient>
+ </defs>
+
+ <symbol id="l3p-R7" viewBox="0 0 100 100">${SEVEN("l3p-seven")}</symbol>
+ <symbol id="l3p-B7" viewBox="0 0 100 100">${SEVEN("l3p-seven-b")}</symbol>
+ <symbol id="l3p-G7" viewBox="0 0 100 100">${SEVEN("l3p-seven-g")}</symbol>
+
+ <symbol id="l3p-IC" viewBox="0 0 100 100">
+  <path d="M50 10 L88 28 L50 46 L12 28Z" fill="url(#l3p-ice)" stroke="#0c4a80" stroke-width="2.4" stroke-linejoin="round"/>
+  <path d="M12 28 L50 46 V90 L12 72Z" fill="url(#l3p-ice-side)" stroke="#0c4a80" stroke-width="2.4" stroke-linejoin="round"/>
+  <path d="M88 28 L50 46 V90 L88 72Z" fill="#2a88c8" stroke="#0c4a80" stroke-width="2.4" stroke-linejoin="round"/>
+  <path d="M22 34 L22 62 M30 38 L30 52" stroke="#fff" stroke-opacity=".75" stroke-width="3" stroke-linecap="round"/>
+  <path d="M40 22 L58 22" stroke="#fff" stroke-width="3" stroke-linecap="round" opacity=".9"/>
+  <circle cx="70" cy="52" r="2.2" fill="#fff" opacity=".8"/><circle cx="64" cy="66" r="1.6" fill="#fff" opacity=".7"/>
+ </symbol>
+
+ <symbol id="l3p-CO" viewBox="0 0 100 100">
+  <path d="M14 22 H86 L54 56 H46Z" fill="url(#l3p-drink)" stroke="#5a0a3a" stroke-width="2.4" stroke-linejoin="round"/>
+  <path d="M20 26 H80" stroke="#fff" stroke-opacity=".7" stroke-width="2.5"/>
+  <path d="M50 56 V84 M34 90 C38 84 62 84 66 90Z" stroke="#5a0a3a" stroke-width="3" fill="#d8f4ff"/>
+  <path d="M62 30 L80 6" stroke="#30d0ff" stroke-width="3.5" stroke-linecap="round"/>
+  <path d="M26 22 C26 8 50 4 56 16 Z" fill="#ffe640" stroke="#8a6a00" stroke-width="1.6"/>
+  <path d="M41 8 V22" stroke="#8a6a00" stroke-width="1.4"/>
+  <circle cx="70" cy="22" r="7" fill="#3ad06a" stroke="#0a5a20" stroke-width="1.6"/>
+ </symbol>
+
+ <symbol id="l3p-TD" viewBox="0 0 100 100">
+  <circle cx="50" cy="50" r="40" fill="url(#l3p-disc)" stroke="#ff4fd8" stroke-width="2.6"/>
+  <circle cx="50" cy="50" r="31" fill="none" stroke="#555a80" stroke-width="1"/><circle cx="50" cy="50" r="24" fill="none" stroke="#555a80" stroke-width="1"/>
+  <circle cx="50" cy="50" r="4" fill="#0a0a14"/>
+  <path d="M26 30 C32 22 42 18 50 18" stroke="#fff" stroke-opacity=".55" stroke-width="3" fill="none" stroke-linecap="round"/>
+  <path d="M66 96 L66 70 C66 64 74 64 74 70 L74 60 C74 55 81 55 81 60 L81 64 C81 60 88 60 88 65 L88 84 C88 92 82 96 76 96Z" fill="#ffd8b8" stroke="#6a3a1a" stroke-width="1.8"/>
+  <path d="M66 70 L66 52 C66 46 58 46 58 52 L58 78" fill="#ffd8b8" stroke="#6a3a1a" stroke-width="1.8"/>
+ </symbol>
+
+ <symbol id="l3p-AC" viewBox="0 0 100 100">
+  <path d="M16 26 H38 C34 14 54 10 54 24 C54 26 53 26 52 26 H78 V46 C66 42 62 62 78 58 V82 H54 C58 94 38 96 40 82 H16 V58 C28 62 28 42 16 46Z"
+    fill="url(#l3p-piece)" stroke="#6a3a00" stroke-width="2.6" stroke-linejoin="round"/>
+  <g transform="translate(26 32) scale(.42)">${penguin("")}</g>
+  <path d="M22 30 H34" stroke="#fff" stroke-width="2.5" stroke-opacity=".7" stroke-linecap="round"/>
+ </symbol>
+
+ <symbol id="l3p-VL" viewBox="0 0 100 100">
+  <rect x="12" y="8" width="76" height="84" rx="12" fill="#0a3a8a" stroke="#8fd8ff" stroke-width="3"/>
+  <path d="M32 22 V78 M50 22 V78 M68 22 V78" stroke="#fff" stroke-width="7" stroke-linecap="round"/>
+  <path d="M24 30 L32 20 L40 30 M42 70 L50 80 L58 70 M60 30 L68 20 L76 30" stroke="#5ac8ff" stroke-width="3.5" fill="none" stroke-linecap="round" stroke-linejoin="round"/>
+ </symbol>
+
+ <symbol id="l3p-fisher" viewBox="0 0 100 100">
+  <g transform="translate(0 10) scale(.9)">${penguin(HAT)}</g>
+  <path d="M72 66 L98 8" stroke="#6a3a10" stroke-width="3.2" stroke-linecap="round"/>
+  <path d="M98 8 L98 70" stroke="#e8f4ff" stroke-width="1" stroke-dasharray="2 2"/>
+  <circle cx="78" cy="60" r="4" fill="#333" stroke="#aaa" stroke-width="1"/>
+ </symbol>
+
+ <symbol id="l3p-fish" viewBox="0 0 100 60">
+  <path d="M8 30 C24 6 62 4 78 30 C62 56 24 54 8 30Z" fill="#ffb020" stroke="#7a4000" stroke-width="3"/>
+  <path d="M76 30 L96 12 L92 30 L96 48Z" fill="#ff8a10" stroke="#7a4000" stroke-width="3" stroke-linejoin="round"/>
+  <circle cx="24" cy="26" r="4" fill="#fff"/><circle cx="23" cy="26" r="2" fill="#000"/>
+  <path d="M40 18 C46 26 46 34 40 42 M52 16 C58 26 58 34 52 44" stroke="#7a4000" stroke-width="2" fill="none" opacity=".6"/>
+ </symbol>
+
+ <symbol id="l3p-cross" viewBox="0 0 100 100">
+  <path d="M20 20 L80 80 M80 20 L20 80" stroke="#ff2a3a" stroke-width="16" stroke-linecap="round"/>
+  <path d="M20 20 L80 80 M80 20 L20 80" stroke="#ffb0b8" stroke-width="4" stroke-linecap="round"/>
+ </symbol>
+
+ <symbol id="l3p-bucket" viewBox="0 0 100 100">
+  <path d="M12 30 H88 L78 92 H22Z" fill="url(#l3p-water)" stroke="#e8f4ff" stroke-width="3" stroke-linejoin="round"/>
+  <ellipse cx="50" cy="30" rx="38" ry="8" fill="#5ac8ff" stroke="#e8f4ff" stroke-width="3"/>
+  <path d="M30 30 C34 26 42 26 46 30 M56 32 C60 28 68 28 72 32" stroke="#fff" stroke-width="2" fill="none" opacity=".7"/>
+  <path d="M12 30 C12 4 88 4 88 30" stroke="#c0c8e0" stroke-width="3" fill="none"/>
+ </symbol>
+
+ <symbol id="l3p-slider" viewBox="0 0 100 100">${penguin(SCARF + BOWTIE)}</symbol>
+`;
+
 export const SPRITE = `
 <svg xmlns="http://www.w3.org/2000/svg" class="sprite" aria-hidden="true" width="0" height="0" style="position:absolute">
  <defs>
@@ -140,6 +239,7 @@ export const SPRITE = `
   <rect x="1" y="1" width="22" height="22" rx="5" fill="#0a3a8a" stroke="#8fd8ff" stroke-width="1.6"/>
   <path d="M7 5 V19 M12 5 V19 M17 5 V19" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/>
  </symbol>
+${UPPER_SYMBOLS}
 </svg>`;
 
 /** The lobby tile: three penguins on the ice under the disco ball. */
