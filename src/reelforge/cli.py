@@ -229,14 +229,19 @@ def rows_table(name: str, rows: list[dict[str, Any]]) -> Table:
 def bets_table(rows: list[dict[str, Any]], currency: str) -> Table:
     """Los 3 Pinguinos' upper game: one row per bet, its exact figures in percent of its value."""
     table = Table(title="RTP by bet (Bonuses at their value; COLLECT unless marked)", title_justify="left")
-    for col in ("bet", "value", "offer", "RTP", "AUTO-RISK", "5 lines", "8 lines"):
+    for col in ("bet", "value", "minigame offer 5 / 8 lines", "RTP", "AUTO-RISK", "5 lines", "8 lines"):
         table.add_column(col, justify="right")
+
+    def chance(fraction: str) -> str:
+        yes, total = (int(x) for x in fraction.split("/"))
+        return f"{100 * yes / total:.2f}%"
+
     for r in rows:
         bonuses = f"{r['bonuses']} Bonus" + ("" if r["bonuses"] == 1 else "es")
         table.add_row(
             f"{format_minor(r['cash'], currency)} + {bonuses}",
             format_minor(r["value"], currency),
-            r["offer"],
+            f"{chance(r['offer'])} / {chance(r['offer_8'])}",
             f"[bold]{pct(r['rtp'])}[/]",
             pct(r["rtp_risk"]),
             pct(r["lines5"]["collect"]),
