@@ -449,8 +449,8 @@ def test_autoplay_plays_the_minigames_and_double_or_bonuses_by_the_games_auto_de
     prefixes = [
         vals(U.spin(ROULETTE), U.offer(100, True)),
         vals(U.spin(SHOWS_VL), U.vertical(3)),  # the counter at 3: the next rounds have 8 lines
-        vals(U.spin(FISHING), U.offer(100, True)),
-        vals(U.spin(SLIDES), U.offer(100, True)),
+        vals(U.spin(FISHING), U.offer(100, True, lines=8)),  # 8 lines: the 8-line offer table
+        vals(U.spin(SLIDES), U.offer(100, True, lines=8)),
         vals(U.spin(DIRECT)),
     ]
     for name, settings in (("manual", MANUAL), ("risk", AUTO_RISK)):
