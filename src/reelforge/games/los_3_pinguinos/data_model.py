@@ -11,47 +11,19 @@ from __future__ import annotations
 import tomllib
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from reelforge.engine.datafile import DataFileError, parse_model
 
+from .data_parts import Chance, Strict, Strips, Weight
 from .upper_data import UpperBet, UpperData, merge
 
 N_REELS = 3
 STOPS = 16
 DATA_DIR = Path(__file__).parent / "data"
 WILD_REELS = (0, 2)  # the wild lands on the left and right reels only
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _split(value: object) -> object:
-    if isinstance(value, list):
-        return [tuple(v.split()) if isinstance(v, str) else v for v in value]
-    return value
-
-
-Strips = Annotated[tuple[tuple[str, ...], ...], BeforeValidator(_split)]
-Weight = Annotated[int, Field(ge=0)]
-
-
-class Chance(Strict):
-    yes: Weight
-    no: Weight
-
-    @model_validator(mode="after")
-    def _total(self) -> Chance:
-        if self.yes + self.no <= 0:
-            raise ValueError("yes + no must be positive")
-        return self
-
-    @property
-    def weights(self) -> list[int]:
-        return [self.no, self.yes]  # index 1 = yes
 
 
 class Step(Strict):

@@ -10,27 +10,14 @@ tables, fractions, floors and maximum prizes are the bet's own cents.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Annotated
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from .data_parts import Chance, Strict, Strips, Weight
 
 N_REELS = 3
 STOPS = 16
 ROWS = 3
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _split(value: object) -> object:
-    if isinstance(value, list):
-        return [tuple(v.split()) if isinstance(v, str) else v for v in value]
-    return value
-
-
-Strips = Annotated[tuple[tuple[str, ...], ...], BeforeValidator(_split)]
-Weight = Annotated[int, Field(ge=0)]
 
 
 def _positive_total(name: str, weights: dict) -> None:
@@ -38,19 +25,7 @@ def _positive_total(name: str, weights: dict) -> None:
         raise ValueError(f"{name}: a positive total weight")
 
 
-class Offer(Strict):
-    yes: Weight
-    no: Weight
-
-    @model_validator(mode="after")
-    def _total(self) -> Offer:
-        if self.yes + self.no <= 0:
-            raise ValueError("yes + no must be positive")
-        return self
-
-    @property
-    def weights(self) -> list[int]:
-        return [self.no, self.yes]  # index 1 = yes
+Offer = Chance  # a minigame offer, or the roulette lighting another section
 
 
 class Double(Strict):
