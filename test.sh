@@ -11,13 +11,15 @@ if ! .venv/bin/python -c "import reelforge, pytest, scipy, numba" 2>/dev/null \
   .venv/bin/python -m pip install --quiet -e ".[dev]"
   touch .venv/.installed
 fi
-# The browser tests drive Debian's Chromium (never a downloaded browser).
-if [ ! -x /usr/bin/chromium ]; then
+# The browser tests drive Debian's Chromium (never a downloaded browser); the certification
+# bundle runs Debian's dieharder and ent.
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/dieharder ] || [ ! -x /usr/bin/ent ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium dieharder ent >/dev/null
   else
-    echo "test.sh: /usr/bin/chromium is missing (as root: apt-get install chromium); browser tests will skip" >&2
+    echo "test.sh: chromium, dieharder or ent is missing (as root: apt-get install chromium dieharder ent);" \
+      "browser tests will skip and tests/test_certify.py will fail" >&2
   fi
 fi
 .venv/bin/ruff check src tests bench

@@ -51,8 +51,10 @@ from sqlalchemy.engine import make_url
 from reelforge.server import schema as t
 
 ROOT = Path(__file__).resolve().parents[1]
-REELFORGE = ROOT / ".venv/bin/reelforge"
-PY_SPY = ROOT / ".venv/bin/py-spy"
+# ``reelforge serve`` run by this interpreter, so the server is the code this bench imports
+# (a worktree's src on PYTHONPATH, not whatever the virtualenv's entry point was installed from).
+SERVE = [sys.executable, "-c", "import sys; from reelforge.cli import app; sys.argv[0] = 'reelforge'; app()"]
+PY_SPY = Path(sys.executable).parent / "py-spy"
 PG_ADMIN = os.environ.get("REELFORGE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 OPERATOR_KEY = "bench-operator-key"
 GAME = "reign-of-gnomes"
@@ -75,6 +77,7 @@ class Conn:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.head = f"Host: {host}:{port}\r\n".encode()
+        self.replayed = False  # the last reply carried ``Idempotency-Replayed: true``
 
     async def open(self) -> None:
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
@@ -113,6 +116,7 @@ class Conn:
         status = int(lines[0].split(b" ", 2)[1])
         length = None
         close = False
+        self.replayed = False
         for line in lines[1:]:
             name, _, value = line.partition(b":")
             name = name.strip().lower()
@@ -120,6 +124,8 @@ class Conn:
                 length = int(value)
             elif name == b"connection" and value.strip().lower() == b"close":
                 close = True
+            elif name == b"idempotency-replayed":
+                self.replayed = value.strip().lower() == b"true"
         if length is None:
             raise HttpError(f"{method} {path}: no Content-Length in the reply ({status})")
         data = await self.reader.readexactly(length) if length else b""
@@ -278,11 +284,42 @@ async def setup_players(host: str, port: int, n: int, opening: int) -> list[Play
     return players
 
 
+def setup_players_in_process(db_url: str, data_dir: Path, n: int, opening: int) -> list[Player]:
+    """The same players as :func:`setup_players` (names, opening balance, one session each),
+    made through ``GameServer`` in this process: for the ceiling, which serves no operator API."""
+    from reelforge.server.config import Settings
+    from reelforge.server.service import GameServer
+
+    server = GameServer(Settings(db=db_url, operator_key=OPERATOR_KEY, data_dir=data_dir, pool_size=1))
+    server.migrate()
+    players = [Player(f"bench-{i:04d}") for i in range(n)]
+    for p in players:
+        server.create_player(p.external_id, "GBP")
+        server.wallet_move(f"deposit-{p.external_id}", p.external_id, opening, "deposit")
+        p.token = server.open_session(f"session-{p.external_id}", p.external_id, None, None)[1]["token"]
+        p.last_balance = opening
+    server.engine.dispose()
+    return players
+
+
 async def setup_and_load(
-    host: str, port: int, n: int, stake: int, warmup: float, seconds: float, on_window: Any
+    host: str,
+    port: int,
+    n: int,
+    stake: int,
+    warmup: float,
+    seconds: float,
+    on_window: Any,
+    players: list[Player] | None = None,
 ) -> tuple[list[Player], Stats]:
-    """Create the players, then spin; one event loop for both (the connections stay open)."""
-    players = await setup_players(host, port, n, OPENING)
+    """Create the players (unless given, made already), then spin; one event loop for both
+    (the connections stay open)."""
+    if players is None:
+        players = await setup_players(host, port, n, OPENING)
+    else:
+        for p in players:
+            p.conn = Conn(host, port)
+            await p.conn.open()
     stats = Stats()
     start = time.perf_counter()
     stats.t0 = start + warmup
@@ -346,6 +383,23 @@ def cpu_of(procs: list[psutil.Process]) -> dict[int, float]:
     return out
 
 
+def thread_cpu(procs: list[psutil.Process]) -> dict[tuple[int, int], tuple[str, float]]:
+    """CPU seconds per thread of the server's workers: {(pid, tid): (role, seconds)}, role
+    ``loop`` for a process's main thread (uvicorn's event loop: HTTP, routing, the hand-off's
+    loop side), ``pool`` for the thread pool serving requests, ``other`` for the rest."""
+    out = {}
+    for p in procs:
+        try:
+            for task in Path(f"/proc/{p.pid}/task").iterdir():
+                tid = int(task.name)
+                comm = (task / "comm").read_text().strip()
+                role = "loop" if tid == p.pid else "pool" if comm.startswith("AnyIO") else "other"
+                out[(p.pid, tid)] = (role, int((task / "schedstat").read_text().split()[0]) / 1e9)
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
 def cpu_delta(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(v - before.get(pid, 0.0) for pid, v in after.items())
 
@@ -368,6 +422,7 @@ class CpuMeter:
         self.marks[name] = {
             "client": ru.ru_utime + ru.ru_stime,
             "server": cpu_of(tree(self.server_pid)),
+            "threads": thread_cpu(tree(self.server_pid)),
             "db": cpu_of(ours),
             "all_pg": cpu_of(every),
             "machine": psutil.cpu_times(),
@@ -390,6 +445,12 @@ class CpuMeter:
             "server_processes": len(b["server"]),
             "server_cpu_ms_per_spin": round(server / rounds * 1000, 3) if rounds else None,
         }
+        roles: dict[str, float] = {}
+        for key, (role, seconds) in b["threads"].items():
+            roles[role] = roles.get(role, 0.0) + seconds - a["threads"].get(key, (role, 0.0))[1]
+        if rounds:
+            by_thread = {r: round(v / rounds * 1000, 3) for r, v in roles.items()}
+            out["server_cpu_ms_per_spin_by_thread"] = by_thread
         if self.db_name:
             out["db_cpu_seconds"] = round(db, 3)
             out["db_cpu_ms_per_spin"] = round(db / rounds * 1000, 3) if rounds else None
@@ -467,6 +528,9 @@ def drop_pg_database(name: str) -> None:
     admin.dispose()
 
 
+CEILING_APP = "ceiling_app:create"  # bench/ceiling_app.py
+
+
 def start_server(
     db_url: str,
     workers: int,
@@ -477,14 +541,20 @@ def start_server(
     uvicorn_args: list[str] | None = None,
 ) -> subprocess.Popen:
     """``reelforge serve``; or, to try a server change without touching src/, uvicorn on
-    another app factory (``module:function``, found on PYTHONPATH) over the migrated database."""
+    another app factory (``module:function``, found on PYTHONPATH, ``bench/`` included) over
+    the migrated database, with the options ``reelforge serve`` gives uvicorn."""
     env = dict(os.environ, REELFORGE_OPERATOR_KEY=OPERATOR_KEY, REELFORGE_DB=db_url)
     env["REELFORGE_DATA_DIR"] = str(data_dir)
+    # A load generator's player spins far faster than a person: the per-session rate limit
+    # stays on (its cost is part of the spin) but set too high to bind.
+    env.setdefault("REELFORGE_RATE_LIMIT_PER_SECOND", "1000000")
+    env.setdefault("REELFORGE_RATE_LIMIT_BURST", "1000000")
+    env["PYTHONPATH"] = os.pathsep.join(x for x in (env.get("PYTHONPATH"), str(ROOT / "bench")) if x)
     if pool_size is not None:
         env["REELFORGE_POOL_SIZE"] = str(pool_size)
     log = open(data_dir / "server.log", "wb")  # noqa: SIM115 - closed with the process
     if app is None:
-        cmd = [str(REELFORGE), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
+        cmd = [*SERVE, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
         cmd += ["--workers", str(workers), "--data-dir", str(data_dir)]
     else:
         from reelforge.server.config import Settings
@@ -649,6 +719,106 @@ def percentiles(samples: list[float]) -> dict[str, float | None]:
     return {"p50": q(0.50), "p95": q(0.95), "p99": q(0.99), "max": round(s[-1] * 1000, 2)}
 
 
+def run_once(args: argparse.Namespace, kind: str) -> dict[str, Any]:
+    """One load run on a fresh database: ``kind`` "reelforge" (``reelforge serve``, or
+    ``--app``) or "ceiling" (bench/ceiling_app.py, the same players made in process)."""
+    data_dir = Path(tempfile.mkdtemp(prefix="rf_bench_"))
+    db_name = f"rf_bench_{os.getpid()}_{kind}"
+    app = CEILING_APP if kind == "ceiling" else args.app
+    result: dict[str, Any] = {
+        "kind": kind,
+        "db": args.db,
+        "workers": args.workers,
+        "players": args.players,
+        "duration": args.seconds,
+        "warmup": args.warmup,
+        "stake": args.stake,
+        "pool_size": args.pool_size,
+        "server": app or "reelforge serve",
+        "uvicorn_args": args.uvicorn_arg if kind != "ceiling" else [],
+        "loadavg_before": [round(x, 2) for x in os.getloadavg()],
+        # The server runs the reelforge this interpreter imports (PYTHONPATH is passed on).
+        "reelforge_src": str(Path(t.__file__).resolve().parents[1]),
+    }
+    proc: subprocess.Popen | None = None
+    spy_dir = None if args.py_spy is None else args.py_spy / kind if args.ceiling else args.py_spy
+    try:
+        if args.db == "postgresql":
+            db_url = create_pg_database(db_name)
+        else:
+            db_url = f"sqlite:///{(data_dir / 'bench.db').as_posix()}"
+        made = None
+        if kind == "ceiling":
+            made = setup_players_in_process(db_url, data_dir, args.players, OPENING)
+        port = free_port()
+        proc = start_server(
+            db_url, args.workers, data_dir, port, args.pool_size, app,
+            args.uvicorn_arg if kind != "ceiling" else [],
+        )  # fmt: skip
+        try:
+            wait_healthy(proc, port)
+            meter = CpuMeter(proc.pid, db_name if args.db == "postgresql" else None)
+            spy = PySpy(spy_dir, proc.pid, args.seconds)
+
+            def on_window(what: str) -> None:
+                meter.mark(what)
+                if what == "start":
+                    spy.start()
+
+            players, stats = asyncio.run(
+                setup_and_load(
+                    "127.0.0.1", port, args.players, args.stake, args.warmup, args.seconds, on_window, made
+                )
+            )
+            spy.wait()
+        except Exception as exc:  # report what is known, with the server's log
+            stop_server(proc)
+            result["failed"] = f"{type(exc).__name__}: {exc}"
+            result["server_log_tail"] = (data_dir / "server.log").read_text(errors="replace")[-3000:]
+            return result
+        stop_server(proc)
+        result.update(
+            {
+                "rounds": stats.rounds,
+                "requests": stats.requests,
+                "actions": stats.actions,
+                "spins_per_second": round(stats.rounds / args.seconds, 1),
+                "requests_per_second": round(stats.requests / args.seconds, 1),
+                "latency_ms": percentiles(stats.latencies),
+                "errors": stats.errors,
+                "error_samples": stats.error_samples,
+                "cpu": meter.report(stats.rounds),
+                "audit": audit(db_url, players, OPENING, args.stake, data_dir),
+            }
+        )
+    finally:
+        if proc is not None:
+            stop_server(proc)
+        cleanup(args, db_name, data_dir)
+    checks = [v for v in result["audit"].values() if isinstance(v, bool)]
+    result["audit_ok"] = all(checks)
+    p99 = result["latency_ms"]["p99"]
+    result["target_met"] = result["spins_per_second"] >= 1000 and p99 is not None and p99 < 100
+    return result
+
+
+def brief(run: dict[str, Any]) -> dict[str, Any]:
+    """A run's headline figures (the pairs' summary)."""
+    if "failed" in run:
+        return {"failed": run["failed"]}
+    cpu = run["cpu"]
+    return {
+        "spins_per_second": run["spins_per_second"],
+        **{k: run["latency_ms"][k] for k in ("p50", "p95", "p99")},
+        "server_cpu_ms_per_spin": cpu["server_cpu_ms_per_spin"],
+        "db_cpu_ms_per_spin": cpu.get("db_cpu_ms_per_spin"),
+        "machine_busy_fraction": cpu["machine_busy_fraction"],
+        "other_cpu_seconds": cpu["other_cpu_seconds"],
+        "errors": sum(run["errors"].values()),
+        "audit_ok": run["audit_ok"],
+    }
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", choices=("postgresql", "sqlite"), default="postgresql")
@@ -674,81 +844,54 @@ def main() -> int:
     )
     ap.add_argument("--py-spy", type=Path, default=None, metavar="DIR",
                     help="record raw py-spy stacks of each worker during the window into DIR")  # fmt: skip
+    ap.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="also run the ceiling (bench/ceiling_app.py) back to back with reelforge; PostgreSQL",
+    )
+    ap.add_argument("--repeat", type=int, default=1, help="with --ceiling: pairs of runs (order alternates)")
     args = ap.parse_args()
     if args.py_spy is not None and not PY_SPY.exists():
         ap.error(f"--py-spy needs {PY_SPY} (.venv/bin/pip install py-spy)")
     if args.uvicorn_arg and args.app is None:
         ap.error("--uvicorn-arg needs --app (reelforge serve takes no uvicorn options)")
+    if args.ceiling and args.db != "postgresql":
+        ap.error("--ceiling runs on PostgreSQL only")
+    if args.repeat > 1 and not args.ceiling:
+        ap.error("--repeat needs --ceiling")
 
-    data_dir = Path(tempfile.mkdtemp(prefix="rf_bench_"))
-    db_name = f"rf_bench_{os.getpid()}"
-    result: dict[str, Any] = {
-        "db": args.db,
-        "workers": args.workers,
-        "players": args.players,
-        "duration": args.seconds,
-        "warmup": args.warmup,
-        "stake": args.stake,
-        "pool_size": args.pool_size,
-        "server": args.app or "reelforge serve",
-        "uvicorn_args": args.uvicorn_arg,
-        "loadavg_before": [round(x, 2) for x in os.getloadavg()],
-    }
-    proc: subprocess.Popen | None = None
-    try:
-        if args.db == "postgresql":
-            db_url = create_pg_database(db_name)
-        else:
-            db_url = f"sqlite:///{(data_dir / 'bench.db').as_posix()}"
-        port = free_port()
-        proc = start_server(db_url, args.workers, data_dir, port, args.pool_size, args.app, args.uvicorn_arg)
-        try:
-            wait_healthy(proc, port)
-            meter = CpuMeter(proc.pid, db_name if args.db == "postgresql" else None)
-            spy = PySpy(args.py_spy, proc.pid, args.seconds)
-
-            def on_window(what: str) -> None:
-                meter.mark(what)
-                if what == "start":
-                    spy.start()
-
-            players, stats = asyncio.run(
-                setup_and_load(
-                    "127.0.0.1", port, args.players, args.stake, args.warmup, args.seconds, on_window
-                )
-            )
-            spy.wait()
-        except Exception as exc:  # report what is known, with the server's log
-            stop_server(proc)
-            result["failed"] = f"{type(exc).__name__}: {exc}"
-            result["server_log_tail"] = (data_dir / "server.log").read_text(errors="replace")[-3000:]
-            print(json.dumps(result, indent=2))
+    if not args.ceiling:
+        result = run_once(args, "reelforge")
+        print(json.dumps(result, indent=2))
+        if "failed" in result:
             return 2
-        stop_server(proc)
-        result.update(
-            {
-                "rounds": stats.rounds,
-                "requests": stats.requests,
-                "actions": stats.actions,
-                "spins_per_second": round(stats.rounds / args.seconds, 1),
-                "requests_per_second": round(stats.requests / args.seconds, 1),
-                "latency_ms": percentiles(stats.latencies),
-                "errors": stats.errors,
-                "error_samples": stats.error_samples,
-                "cpu": meter.report(stats.rounds),
-                "audit": audit(db_url, players, OPENING, args.stake, data_dir),
-            }
-        )
-    finally:
-        if proc is not None:
-            stop_server(proc)
-        cleanup(args, db_name, data_dir)
-    checks = [v for v in result["audit"].values() if isinstance(v, bool)]
-    result["audit_ok"] = all(checks)
-    p99 = result["latency_ms"]["p99"]
-    result["target_met"] = result["spins_per_second"] >= 1000 and p99 is not None and p99 < 100
-    print(json.dumps(result, indent=2))
-    return 0 if result["audit_ok"] else 1
+        return 0 if result["audit_ok"] else 1
+
+    # The ceiling and reelforge back to back, the order alternating from pair to pair, so a
+    # change in what else runs on the machine weighs on both alike; the ratio is per pair.
+    pairs = []
+    runs = []
+    for i in range(args.repeat):
+        order = ("ceiling", "reelforge") if i % 2 == 0 else ("reelforge", "ceiling")
+        pair = {}
+        for kind in order:
+            run = run_once(args, kind)
+            runs.append(run)
+            pair[kind] = brief(run)
+        c, r = pair["ceiling"], pair["reelforge"]
+        if "failed" not in c and "failed" not in r and c["spins_per_second"]:
+            pair["ratio"] = round(r["spins_per_second"] / c["spins_per_second"], 3)
+        pairs.append(pair)
+    ratios = sorted(p["ratio"] for p in pairs if "ratio" in p)
+    out = {
+        "pairs": pairs,
+        "ratio_median": ratios[len(ratios) // 2] if ratios else None,
+        "runs": runs,
+    }
+    print(json.dumps(out, indent=2))
+    if any("failed" in run for run in runs):
+        return 2
+    return 0 if all(run["audit_ok"] for run in runs) else 1
 
 
 def cleanup(args: argparse.Namespace, db_name: str, data_dir: Path) -> None:

@@ -43,6 +43,7 @@ def server_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
         REELFORGE_TEST_GAMES="1",
         REELFORGE_ALLOW_SCRIPTED_DRAWS="1",
         REELFORGE_OPERATOR_KEY=OPERATOR_KEY,
+        REELFORGE_RATE_LIMIT_PER_SECOND="0",  # machine-speed clients; the browser tests keep it
         PYTHONUNBUFFERED="1",
     )
     env.update(extra or {})
@@ -181,7 +182,8 @@ def check_books(db_url: str, data_dir: Path, credits: Mapping[str, int]) -> dict
     """The server's own audit, and the same checks made here on the raw tables: for every
     player ``balance == deposits + sum(round money)`` with the deposits equal to the opening
     credit; every round has exactly one stake row, at most one win row (equal to its win
-    when complete, none while pending), and no other money; every side-ledger row (a game's
+    when complete, none while pending or voided), one refund row of its stake when voided and
+    none otherwise, and no other money; every side-ledger row (a game's
     second currency, e.g. Bonuses) belongs to a round of its player and game and continues the
     balance of its currency before it; every player state is the one its rounds left.  Returns
     the audit."""
@@ -227,14 +229,19 @@ def check_books(db_url: str, data_dir: Path, credits: Mapping[str, int]) -> dict
         rows = by_round.pop(rnd.id, [])
         stakes = [r for r in rows if r.kind == "stake"]
         wins = [r for r in rows if r.kind == "win"]
+        refunds = [r for r in rows if r.kind == "refund"]
         assert len(stakes) == 1 and stakes[0].amount == -rnd.stake, (rnd.id, rows)
         assert len(wins) <= 1, (rnd.id, rows)
-        assert len(rows) == len(stakes) + len(wins), (rnd.id, rows)
+        assert len(rows) == len(stakes) + len(wins) + len(refunds), (rnd.id, rows)
         if rnd.status == "complete" and rnd.win:
             assert len(wins) == 1 and wins[0].amount == rnd.win, (rnd.id, rows)
         else:
             assert not wins, (rnd.id, rnd.status, rows)
-        assert rnd.status in ("pending", "complete"), (rnd.id, rnd.status)
+        if rnd.status == "voided":  # the stake given back once, and nothing else
+            assert [r.amount for r in refunds] == [rnd.stake], (rnd.id, rows)
+        else:
+            assert not refunds, (rnd.id, rnd.status, rows)
+        assert rnd.status in ("pending", "complete", "voided"), (rnd.id, rnd.status)
     assert not by_round, f"ledger rows for unknown rounds: {by_round}"
     owners = {r.id: (r.player_id, r.game) for r in rounds}
     running: dict[tuple[int, str, str, str], int] = {}

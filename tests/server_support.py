@@ -18,7 +18,10 @@ _keys = itertools.count(1)
 
 def make_server(db_url: str, tmp_path, seed: int | None = 1234, **overrides: Any) -> GameServer:
     """A migrated server for tests.  With a seed its draws come from one seeded stream, so a
-    test sees the same outcomes every run; ``seed=None`` keeps the production CSPRNG."""
+    test sees the same outcomes every run; ``seed=None`` keeps the production CSPRNG.
+    Tests call at machine speed, so the request rate limit is off unless asked for
+    (tests/test_server_guards.py tests it)."""
+    overrides.setdefault("rate_limit_per_second", 0.0)
     settings = Settings(
         db=db_url,
         data_dir=tmp_path,

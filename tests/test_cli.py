@@ -114,7 +114,11 @@ def test_simulate_real_game_reproducible_on_any_worker_count() -> None:
     drop = {"rounds_per_second", "seconds", "workers"}
     assert {k: v for k, v in one.items() if k not in drop} == {k: v for k, v in two.items() if k not in drop}
     assert one["ci99"][0] < one["rtp"] < one["ci99"][1]
-    assert one["ci99_uncapped"][0] < 0.95970646 < one["ci99_uncapped"][1]
+    # The exact RTP inside the 99% interval: +-1.04 points at 2,200,000 rounds (SD 5.99 stakes),
+    # so only an error above 2.0 points is caught with 99% power; this checks that the command
+    # reports the run's interval, and tests/test_gnomes_kernel.py holds the RTP to 0.5 points.
+    exact = get_game(GAME).exact()["rtp"]
+    assert one["ci99_uncapped"][0] < exact < one["ci99_uncapped"][1]
 
 
 def test_demo_prints_exact_and_simulation() -> None:

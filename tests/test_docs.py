@@ -210,3 +210,42 @@ def test_pinguinos_upper_game_section_matches_the_data_and_the_exact_figures() -
             )
             assert row + " |" in text
     assert "### Monte Carlo" in text
+
+
+def test_gnomes_doc_page_states_every_rtp_variant(gnomes: ReignOfGnomes) -> None:
+    """The tuned variants' row, exact fraction and changed strips (section "RTP variants")."""
+    text = DOC.read_text()
+    default = gnomes.data()
+    for variant in gnomes.variants:
+        d, r = gnomes.data(variant), gnomes.exact(variant)
+        row = (
+            f"| {variant} | `rtp-{variant.replace('.', '')}.toml` | **{r['rtp'] * 100:.4f}%** | "
+            f"{r['hit_frequency'] * 100:.4f}% | 1 in {1 / r['free_spins_frequency']:.2f} |"
+        )
+        assert row in text, row
+        assert f"{r['components']['base_ways'] * 100:.4f}%" in text, variant
+        if variant == gnomes.default_variant:
+            continue
+        assert f"{variant} = {r['rtp_fraction'].replace('/', ' / ')}" in text, variant
+        for i, (old, strip) in enumerate(zip(default.base_reels.strips, d.base_reels.strips, strict=True)):
+            line = f"{variant} base reel {i + 1} ({len(strip)}): {' '.join(strip)}"
+            assert (line in text) == (old != strip), line
+
+
+def test_gambini_doc_page_states_every_rtp_variant() -> None:
+    from reelforge.games import get_game
+
+    game = get_game("ghost-of-gambini")
+    text = GAMBINI_DOC.read_text()
+    for variant in game.variants:
+        base = game.exact(variant)
+        buys = [game.exact(variant, mode)["rtp"] for mode in ("buy-lock-spin", "buy-super-lock-spin")]
+        row = (
+            f"| {variant} | `rtp-{variant.replace('.', '')}.toml` | **{base['rtp'] * 100:.4f}%** | "
+            + " | ".join(f"**{x * 100:.4f}%**" for x in buys)
+            + f" | {base['hit_frequency'] * 100:.4f}% | 1 in {base['feature_one_in']:.2f} |"
+        )
+        assert row in text, row
+        if variant != game.default_variant:
+            cells = " | ".join(f"{v * 100:.4f}%" for v in base["components"].values())
+            assert f"| {variant} | {cells} |" in text, variant

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from draw_paths import every_path
 from reelforge.games.ghost_of_gambini import GhostOfGambini
 from reelforge.games.ghost_of_gambini import exact_panel as ep
 from reelforge.games.ghost_of_gambini.data_model import CENTER, N_POS, GambiniData, parse
@@ -38,42 +39,6 @@ def data(gambini: GhostOfGambini) -> GambiniData:
 
 
 # -- every draw path ----------------------------------------------------------------------
-
-
-class _NeedDraw(Exception):
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-
-class _Path:
-    """Deals a fixed prefix of draws; asking for one more raises, so the caller branches."""
-
-    def __init__(self, prefix: list[int]) -> None:
-        self.prefix = prefix
-        self.ranges: list[int] = []
-
-    def randbelow(self, n: int) -> int:
-        if len(self.ranges) == len(self.prefix):
-            raise _NeedDraw(n)
-        self.ranges.append(n)
-        return self.prefix[len(self.ranges) - 1]
-
-
-def every_path(fn: Callable[[Any], Any]) -> Iterator[tuple[Fraction, Any]]:
-    """``(probability, result)`` of ``fn(rng)`` for every sequence of draws it can make."""
-    stack: list[list[int]] = [[]]
-    while stack:
-        prefix = stack.pop()
-        rng = _Path(prefix)
-        try:
-            result = fn(rng)
-        except _NeedDraw as need:
-            stack.extend([*prefix, v] for v in range(need.n))
-            continue
-        prob = F(1)
-        for n in rng.ranges:
-            prob /= n
-        yield prob, result
 
 
 def small_data(data: GambiniData, strips: dict[int, str], **changes: Any) -> GambiniData:

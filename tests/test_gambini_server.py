@@ -381,7 +381,7 @@ def test_a_repeated_buy_request_returns_the_same_reply_and_debits_once(api, db_u
     check_books(db_url, tmp_path / "audit", {"twice": CREDIT})
 
 
-def test_an_operator_void_of_a_bought_round_refunds_its_price(api, server) -> None:
+def test_an_operator_void_of_a_bought_round_refunds_its_price(api, server, db_url, tmp_path) -> None:
     token = api.new_player("voided", CREDIT)
     rnd = buy(api, token, SUPER, script=feature_start(SLS, 3))["round"]
     assert api.balance(token) == CREDIT - 8_000
@@ -389,6 +389,7 @@ def test_an_operator_void_of_a_bought_round_refunds_its_price(api, server) -> No
     assert voided["refund"] == 8_000 and voided["balance"] == CREDIT == api.balance(token)
     audit = server.audit()
     assert audit["balances_match_ledger"] and audit["rounds_match_ledger"], audit
+    check_books(db_url, tmp_path / "audit", {"voided": CREDIT})  # the stake row and its one refund
 
 
 # -- recall and replay ----------------------------------------------------------------------------

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
+from draw_paths import draw_paths
 from pinguinos_helpers import (
     ALL,
     BV,
@@ -41,42 +42,6 @@ F = Fraction
 
 
 # -- every draw path ----------------------------------------------------------------------
-
-
-class _NeedDraw(Exception):
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-
-class _Path:
-    """Deals a fixed prefix of draws; asking for one more raises, so the caller branches."""
-
-    def __init__(self, prefix: list[int]) -> None:
-        self.prefix = prefix
-        self.ranges: list[int] = []
-
-    def randbelow(self, n: int) -> int:
-        if len(self.ranges) == len(self.prefix):
-            raise _NeedDraw(n)
-        self.ranges.append(n)
-        return self.prefix[len(self.ranges) - 1]
-
-
-def every_path(fn: Callable[[Any], Any]) -> Iterator[tuple[Fraction, list[int], Any]]:
-    """``(probability, draws, result)`` of ``fn(rng)`` for every sequence of draws it makes."""
-    stack: list[list[int]] = [[]]
-    while stack:
-        prefix = stack.pop()
-        rng = _Path(prefix)
-        try:
-            result = fn(rng)
-        except _NeedDraw as need:
-            stack.extend([*prefix, v] for v in range(need.n))
-            continue
-        prob = F(1)
-        for n in rng.ranges:
-            prob /= n
-        yield prob, prefix, result
 
 
 def worth(rnd: Round) -> Fraction:
@@ -145,7 +110,7 @@ def _transitions(kind: str, bet: int) -> dict[int, list[tuple[Fraction, int | No
     for level in range(TOP):
         rnd = _ladder_round(kind, level, bet)
         moves: dict[tuple[int | None, Fraction], Fraction] = defaultdict(F)
-        for prob, _, after in every_path(lambda rng, r=rnd: GAME.act(r, Action(name="play"), rng)):
+        for prob, _, after in draw_paths(lambda rng, r=rnd: GAME.act(r, Action(name="play"), rng)):
             if after.complete:
                 moves[(None, worth(after))] += prob
             else:
@@ -240,7 +205,7 @@ class Walk:
         self.checked: defaultdict[str, int] = defaultdict(int)
 
     def expect(self, fn: Callable[[Any], Round]) -> Fraction:
-        return sum((p * self.value(r) for p, _, r in every_path(fn)), F(0))
+        return sum((p * self.value(r) for p, _, r in draw_paths(fn)), F(0))
 
     def choices(self, rnd: Round) -> list[Action]:
         phase = rnd.state["phase"]
@@ -298,7 +263,7 @@ def small() -> tuple[LosTresPinguinos, LowerData, list[tuple[Fraction, list[int]
     """The small game, every draw path of its paid game, and hold values per ladder play."""
     d = small_data()
     game = LosTresPinguinos({"small": d})
-    starts = list(every_path(lambda rng: game.start(UNIT, rng, variant="small")))
+    starts = list(draw_paths(lambda rng: game.start(UNIT, rng, variant="small")))
     return game, d, starts, {}
 
 

@@ -231,8 +231,9 @@ def test_bonuses_won_go_to_the_machine_the_side_ledger_history_and_recall(api, d
     other = api.new_player("other", CREDIT)
     start(api, other, game(BONUS_LINE))
     assert bonuses(api, other) == count and bonuses(api, token) == won + 3
-    # A new session of the same player sees the same machine.
-    again = api.operator("POST", "/players/bonus/sessions", json={}, expect=201)["token"]
+    # A new session of the same player (kept beside the first) sees the same machine.
+    body = {"keep_other_sessions": True}
+    again = api.operator("POST", "/players/bonus/sessions", json=body, expect=201)["token"]
     assert machine(api, again) == machine(api, token) and bonuses(api, again) == won + 3
     sides = [r["side"]["bonuses"] for r in reversed(history(api, token))]
     assert sides == [

@@ -62,6 +62,11 @@ def fresh(d: LowerData, i: int, counter: int = 0, pieces: int = 0) -> dict[str, 
 
 
 def assert_inside(estimate: float, sd: float, exact: float, what: str) -> None:
+    """The estimate within 99% two-sided of the exact figure, ``sd`` being the estimate's own
+    standard error from the same sample.  What it can see: an error of (2.576 + 1.282) sd = 3.86 sd
+    is caught with 90% power, 4.9 sd with 99%; these checks of the readable rules (Python speed,
+    thousands of rounds) guard a wrong rule or exact formula, which moves a figure by far more
+    than that, not small drifts (the kernel tests and bench runs hold the RTP to 0.5 points)."""
     assert abs(estimate - exact) <= Z99 * sd, f"{what}: {estimate:.5f} vs exact {exact:.5f} (sd {sd:.5f})"
 
 

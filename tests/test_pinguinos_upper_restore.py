@@ -100,7 +100,8 @@ def test_a_round_at_each_decision_point_resumes_on_a_restarted_server(db_url, tm
     api = Api(client_for(second))
     for point, (token, rnd, state) in left.items():
         player = f"resume-{point}"
-        again = api.operator("POST", f"/players/{player}/sessions", json={}, expect=201)["token"]
+        body = {"keep_other_sessions": True}  # the old session stays open beside the new one
+        again = api.operator("POST", f"/players/{player}/sessions", json=body, expect=201)["token"]
         for t in (token, again):  # the old session and a new one see the same round
             assert api.call("GET", "/rounds/pending", token=t, expect=200)["rounds"] == [rnd]
             assert api.call("GET", f"/rounds/{rnd['id']}", token=t, expect=200)["round"] == rnd

@@ -17,3 +17,36 @@ def test_migrations_create_exactly_the_declared_schema(db_url) -> None:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
     engine.dispose()
     assert diff == []
+
+
+def test_a_database_that_does_not_answer_is_503_with_retry_after_not_500(tmp_path) -> None:
+    """PostgreSQL down (here: nothing listens on the port) is a 503 `database_unavailable` with
+    `Retry-After`, the status the browser client resends with the same Idempotency-Key; a 500
+    it would not resend, and a request whose commit landed before the connection died would
+    never get its stored reply (the soak, bench/soak.py, restarts PostgreSQL under load)."""
+    from fastapi.testclient import TestClient
+
+    from reelforge.server.api import create_app
+    from reelforge.server.config import Settings
+    from reelforge.server.service import GameServer
+    from server_process import free_port
+
+    url = f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/nowhere"
+    server = GameServer(Settings(db=url, data_dir=tmp_path, operator_key="k", test_games=True))
+    client = TestClient(create_app(server), raise_server_exceptions=False)
+    calls = [
+        ("GET", "/api/v1/balance", {"Authorization": "Bearer x"}, None),
+        ("POST", "/api/v1/rounds", {"Authorization": "Bearer x", "Idempotency-Key": "a"},
+         {"game": "reign-of-gnomes", "stake": 40}),
+        ("POST", "/api/v1/operator/players", {"X-Operator-Key": "k"}, {"external_id": "p"}),
+    ]  # fmt: skip
+    try:
+        for method, path, headers, body in calls:
+            r = client.request(method, path, headers=headers, json=body)
+            assert r.status_code == 503, (path, r.status_code, r.text)
+            assert r.json()["error"]["code"] == "database_unavailable", r.text
+            assert r.headers["Retry-After"] == "1"
+        doc = client.get("/openapi.json").json()  # documented once, for every route
+        assert "database_unavailable" in doc["components"]["responses"]["DatabaseUnavailable"]["description"]
+    finally:
+        server.engine.dispose()

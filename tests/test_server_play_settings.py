@@ -59,8 +59,9 @@ def test_settings_are_set_per_session_and_shown(bonus_api, server) -> None:
     assert "reign-of-gnomes" not in session["play_settings"]
     assert settings(api, token, "reign-of-gnomes")["settings"] == {}
     assert put(api, token, {}, game="reign-of-gnomes")["settings"] == {}
-    # A new session of the same player starts from the game's defaults.
-    again = api.operator("POST", "/players/s1/sessions", json={}, expect=201)["token"]
+    # A new session of the same player (kept beside the first) starts from the game's defaults.
+    body = {"keep_other_sessions": True}
+    again = api.operator("POST", "/players/s1/sessions", json=body, expect=201)["token"]
     assert settings(api, again)["settings"] == DEFAULTS
     assert settings(api, token)["settings"] == reply["settings"]
     info = next(g for g in api.call("GET", "/games", token=token)["games"] if g["id"] == GAME)

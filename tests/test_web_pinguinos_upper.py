@@ -27,7 +27,7 @@ from reelforge.games import get_game
 from reelforge.games.los_3_pinguinos.data_model import LowerData
 from reelforge.games.los_3_pinguinos.upper_lines import evaluate
 from reelforge.rng import ScriptedRandom
-from server_process import OP_HEADERS, ServerProcess
+from server_process import ServerProcess
 from web_support import Operator, Tab, browser_server, chromium_browser, money, new_tab
 
 GAME_ID = "los-3-pinguinos"
@@ -75,16 +75,8 @@ def tab(browser: Any, server: ServerProcess) -> Iterator[Tab]:
 
 
 def player(op: Operator, external_id: str, credit: int) -> str:
-    r = op.http.post(
-        "/operator/players", json={"external_id": external_id, "currency": "EUR"}, headers=OP_HEADERS
-    )
-    assert r.status_code == 201, r.text
-    if credit:
-        r = op.http.post(f"/operator/players/{external_id}/credit", json={"amount": credit}, headers=op.key())
-        assert r.status_code == 200, r.text
-    r = op.http.post(f"/operator/players/{external_id}/sessions", json={}, headers=op.key())
-    assert r.status_code == 201, r.text
-    return str(r.json()["token"])
+    """A player whose wallet is in euros (the machine's currency), with a session."""
+    return op.player(external_id, credit, currency="EUR")
 
 
 # -- scripts ------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from reelforge.server.config import Settings
 from server_process import OP_HEADERS, ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
@@ -67,10 +68,14 @@ class Operator:
     def key(self) -> dict[str, str]:
         return {**OP_HEADERS, "Idempotency-Key": f"web-test-{next(_keys)}"}
 
-    def player(self, external_id: str, credit: int, profile: str | None = None) -> str:
-        """Create a player with ``credit`` pence and open a session (under ``profile``,
-        which is put back to default afterwards).  Returns the session token."""
-        r = self.http.post("/operator/players", json={"external_id": external_id}, headers=OP_HEADERS)
+    def player(
+        self, external_id: str, credit: int, profile: str | None = None, currency: str | None = None
+    ) -> str:
+        """Create a player with ``credit`` minor units (in ``currency``, the server's default
+        otherwise) and open a session (under ``profile``, which is put back to default
+        afterwards).  Returns the session token."""
+        body = {"external_id": external_id, **({"currency": currency} if currency else {})}
+        r = self.http.post("/operator/players", json=body, headers=OP_HEADERS)
         assert r.status_code == 201, r.text
         if credit:
             r = self.http.post(
@@ -126,10 +131,11 @@ class Tab:
     def unexpected_errors(self) -> list[str]:
         return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
 
-    def open(self, token: str | None = None, route: str = "") -> None:
-        url = self.base_url + "/"
-        if token:
-            url += f"?token={token}"
+    def open(self, token: str | None = None, route: str = "", lang: str | None = None) -> None:
+        """Load the client as an operator's launch URL would: the session token and, when
+        given, the language (``?lang=es``)."""
+        params = [f"token={token}"] * bool(token) + [f"lang={lang}"] * bool(lang)
+        url = self.base_url + "/" + ("?" + "&".join(params) if params else "")
         self.page.goto(url + route)
         self.page.wait_for_selector("#app[data-ready='1']", timeout=30_000)
 
@@ -195,10 +201,20 @@ def money(text: str) -> int:
     return -value if m.group(1) else value
 
 
+def money_es(text: str) -> int:
+    """Shown money in Spanish, in minor units: '1.234,50 €' -> 123450; '-0,40 €' -> -40."""
+    m = re.search(r"(-?)\D*?([\d.]+),(\d\d)\s*\S", text)
+    assert m, text
+    value = int(m.group(2).replace(".", "")) * 100 + int(m.group(3))
+    return -value if m.group(1) else value
+
+
 def browser_server(data: Path, seed: str) -> Iterator[ServerProcess]:
     """A demo-mode server on SQLite dealing from a seeded stream (the same outcomes every run)."""
     chromium_or_skip()
-    env = {"REELFORGE_DEMO_MODE": "1", "REELFORGE_TEST_SEED": seed}
+    # The request rate limit at its default: a browser plays well within it.
+    rate = str(Settings.model_fields["rate_limit_per_second"].default)
+    env = {"REELFORGE_DEMO_MODE": "1", "REELFORGE_TEST_SEED": seed, "REELFORGE_RATE_LIMIT_PER_SECOND": rate}
     proc = ServerProcess(f"sqlite:///{data / 'web.db'}", data, env)
     proc.start()
     try:

@@ -7,24 +7,30 @@ ends with a one-line ``error: ...`` on stderr and exit code 2, never a traceback
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console, Group, RenderableType
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
+from reelforge.analysis.certify.command import certify_command
+from reelforge.analysis.par.command import par_command
+from reelforge.analysis.simulate import DEFAULT_CHUNK_ROUNDS, Interrupted, validate
 from reelforge.analysis.simulate import simulate as run_simulation
-from reelforge.analysis.simulate import validate
-from reelforge.engine.game import Game, levels_for
+from reelforge.analysis.tune_cli import tune_command
+from reelforge.cli_tables import distribution_table, exact_table, simulation_table
+from reelforge.engine.game import Game, levels_for, win_distribution
 from reelforge.games import get_game, registry
 from reelforge.money import InvalidBet, find_bet, format_minor
 from reelforge.rng import SeededRandom, SystemRandom
+from reelforge.seamless.command import operator_wallet_command
+from reelforge.server.report_cli import report_command
+from reelforge.sim_progress import progress_bar
 
 app = typer.Typer(
     name="reelforge",
@@ -95,35 +101,9 @@ def _currency(game: Game) -> str:
     return str(game.info().get("currency", "GBP"))
 
 
-def pct(x: float, places: int = 4) -> str:
-    return f"{x * 100:.{places}f}%"
-
-
 def emit_json(data: Any) -> None:
     # Plain echo, not Rich: Rich would wrap long lines and colour the JSON.
     typer.echo(json.dumps(data, indent=2))
-
-
-@contextmanager
-def progress_bar(description: str, total: int) -> Iterator[Callable[[int, int], None]]:
-    """A Rich bar on stderr (stdout stays clean for --json); silent when not a terminal."""
-    console = Console(stderr=True)
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    )
-    task = bar.add_task(description, total=total)
-
-    def update(done: int, _total: int) -> None:
-        bar.update(task, completed=done)
-
-    with bar:
-        yield update
 
 
 # -- games ------------------------------------------------------------------------------
@@ -172,127 +152,45 @@ def games(as_json: JsonOpt = False) -> None:
 
 # -- rtp --------------------------------------------------------------------------------
 
-_SHOWN = {"game", "variant", "mode", "rtp", "components", "hit_frequency", "method"}
-
-
-def _cell(value: Any) -> str:
-    """A figure as a table shows it: floats to 6 significant digits, lists of numbers
-    comma-separated."""
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, list | tuple) and all(
-        isinstance(v, int | float) and not isinstance(v, bool) for v in value
-    ):
-        return ", ".join(_cell(v) for v in value)
-    return str(value)
-
-
-def _is_rows(value: Any) -> bool:
-    """A list of records with the same keys (e.g. Ghost of Gambini's ``by_state``)."""
-    return (
-        isinstance(value, list)
-        and bool(value)
-        and all(isinstance(r, dict) for r in value)
-        and all(r.keys() == value[0].keys() for r in value)
-    )
-
-
-def _is_number_map(value: Any) -> bool:
-    """A mapping of names to numbers (e.g. Los 3 Pinguinos' ``rtp_by_play``)."""
-    return (
-        isinstance(value, dict)
-        and bool(value)
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value.values())
-    )
-
-
-def map_table(name: str, values: dict[str, Any]) -> Table:
-    """One row per name; an RTP figure as a percentage."""
-    table = Table(title=name.replace("_", " "), title_justify="left")
-    table.add_column("")
-    table.add_column("RTP (of stake)" if "rtp" in name else "value", justify="right")
-    for key, v in values.items():
-        table.add_row(str(key).replace("_", " "), pct(v) if "rtp" in name else _cell(v))
-    return table
-
-
-def rows_table(name: str, rows: list[dict[str, Any]]) -> Table:
-    table = Table(title=name.replace("_", " "), title_justify="left")
-    columns = list(rows[0])
-    for col in columns:
-        table.add_column(col.replace("_", " "), justify="right")
-    for row in rows:
-        table.add_row(*(_cell(row[col]) for col in columns))
-    return table
-
-
-def bets_table(rows: list[dict[str, Any]], currency: str) -> Table:
-    """Los 3 Pinguinos' upper game: one row per bet, its exact figures in percent of its value."""
-    table = Table(title="RTP by bet (Bonuses at their value; COLLECT unless marked)", title_justify="left")
-    for col in ("bet", "value", "minigame offer 5 / 8 lines", "RTP", "AUTO-RISK", "5 lines", "8 lines"):
-        table.add_column(col, justify="right")
-
-    def chance(fraction: str) -> str:
-        yes, total = (int(x) for x in fraction.split("/"))
-        return f"{100 * yes / total:.2f}%"
-
-    for r in rows:
-        bonuses = f"{r['bonuses']} Bonus" + ("" if r["bonuses"] == 1 else "es")
-        table.add_row(
-            f"{format_minor(r['cash'], currency)} + {bonuses}",
-            format_minor(r["value"], currency),
-            f"{chance(r['offer'])} / {chance(r['offer_8'])}",
-            f"[bold]{pct(r['rtp'])}[/]",
-            pct(r["rtp_risk"]),
-            pct(r["lines5"]["collect"]),
-            pct(r["lines8"]["collect"]),
-        )
-    return table
-
-
-def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableType:
-    table = Table(title=title or f"{result['game']}  variant {result['variant']}  mode {result['mode']}")
-    table.add_column("component")
-    table.add_column("RTP (of stake)", justify="right")
-    for name, value in result["components"].items():
-        table.add_row(name, pct(value))
-    table.add_section()
-    table.add_row("[bold]total[/]", f"[bold]{pct(result['rtp'])}[/]")
-    hits = float(result["hit_frequency"])
-    one_in = f"1 in {1 / hits:.2f}" if hits > 0 else "never"
-    table.add_row("hit frequency", f"{pct(hits, 2)}  ({one_in})")
-    table.add_row("method", str(result.get("method", "")))
-    notes = []
-    more: list[RenderableType] = []
-    for key, value in result.items():
-        if key in _SHOWN:
-            continue
-        if key == "by_bet" and _is_rows(value):  # the Pinguinos' upper game: figures per bet
-            more.append(bets_table(value, str(result.get("currency", "EUR"))))
-            continue
-        if _is_rows(value):  # e.g. the RTP by piggy-bank state: a table of its own
-            more.append(rows_table(key, value))
-            continue
-        if _is_number_map(value):  # e.g. the RTP by play: a table of its own
-            more.append(map_table(key, value))
-            continue
-        shown = _cell(value)
-        if len(shown) > 30:  # e.g. the exact fraction: a line under the tables, not a folded cell
-            notes.append(f"{key.replace('_', ' ')}: {shown}")
-        else:
-            table.add_row(key.replace("_", " "), shown)
-    # Printed under the table at full width: a caption would wrap to the table's.
-    if not notes and not more:
-        return table
-    return Group(table, *more, *([Text("\n".join(notes), style="dim")] if notes else []))
-
 
 @app.command()
 def rtp(
-    game_id: GameOpt, variant: VariantOpt = None, mode: ModeOpt = "base", as_json: JsonOpt = False
+    game_id: GameOpt,
+    variant: VariantOpt = None,
+    mode: ModeOpt = "base",
+    as_json: JsonOpt = False,
+    distribution: Annotated[
+        bool, typer.Option("--distribution", help="Exact law of one round's win: bands, odds, volatility.")
+    ] = False,
+    play: Annotated[
+        str | None,
+        typer.Option("--play", help="With --distribution: the play of a game with decisions (auto-risk)."),
+    ] = None,
+    stake: Annotated[
+        int | None,
+        typer.Option("--stake", help="With --distribution: the stake (minor units), where the law needs it."),
+    ] = None,
 ) -> None:
-    """Exact RTP of a game and its breakdown by component."""
+    """Exact RTP of a game and its breakdown by component (or, with --distribution, the exact
+    distribution of one round's win)."""
     game = load_game(game_id, variant, mode)
+    options: dict[str, Any] = {"play": play and play.replace("-", "_"), "stake": stake}
+    options = {k: v for k, v in options.items() if v is not None}
+    if options and not distribution:
+        fail(f"--{' and --'.join(options)} {'go' if len(options) > 1 else 'goes'} with --distribution")
+    if distribution:
+        with user_errors(), Console(stderr=True).status("computing the exact win distribution..."):
+            try:
+                dist = win_distribution(game, variant=variant, mode=mode, **options)
+            except NotImplementedError as exc:  # the game says why it has no exact law here
+                fail(f"{game.id} has no exact win distribution in mode {mode}: {exc}")
+        if dist is None:
+            fail(f"{game.id} has no exact win distribution (mode {mode}) yet")
+        if as_json:
+            emit_json(dist.as_dict())
+        else:
+            _out().print(distribution_table(dist))
+        return
     with user_errors(), Console(stderr=True).status("computing the exact RTP..."):
         result = game.exact(variant=variant, mode=mode)
     if as_json:
@@ -302,36 +200,6 @@ def rtp(
 
 
 # -- simulate ---------------------------------------------------------------------------
-
-
-def simulation_table(sim: dict[str, Any], exact: dict[str, Any] | None) -> Table:
-    table = Table(title=f"{sim['game']}  variant {sim['variant']}  mode {sim['mode']}  Monte Carlo")
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    lo, hi = sim["ci99"]
-    ulo, uhi = sim["ci99_uncapped"]
-    table.add_row("rounds", f"{sim['rounds']:,}")
-    table.add_row("seed", str(sim["seed"]))
-    table.add_row("RTP", f"{pct(sim['rtp'])}  (99% CI {pct(lo)} .. {pct(hi)})")
-    table.add_row("RTP uncapped", f"{pct(sim['rtp_uncapped'])}  (99% CI {pct(ulo)} .. {pct(uhi)})")
-    if exact is not None:
-        # exact() may leave the max-win cap out: compare like with like.
-        capped = bool(exact.get("max_win_cap_included", False))
-        low, high = (lo, hi) if capped else (ulo, uhi)
-        inside = low <= exact["rtp"] <= high
-        verdict = "[green]inside[/]" if inside else "[bold red]OUTSIDE[/]"
-        which = "capped" if capped else "uncapped"
-        table.add_row("exact RTP", f"{pct(exact['rtp'])}  {verdict} the 99% CI ({which})")
-    table.add_row("cap effect", pct(sim["cap_effect"]))
-    table.add_row("std per round", f"{sim['std']:.3f} x stake")
-    table.add_row("hit frequency", pct(sim["hit_frequency"], 2))
-    table.add_row("max win", f"{sim['max_win']:,.2f} x stake")
-    for name, f in sim["features"].items():
-        one_in = f"1 in {f['one_in']:,.1f}" if f["one_in"] else "never"
-        table.add_row(f"  {name}", f"{f['count']:,}  ({one_in})")
-    table.add_row("workers", str(sim["workers"]))
-    table.add_row("speed", f"{sim['rounds_per_second']:,.0f} rounds/s")
-    return table
 
 
 def exact_or_none(game: Game, variant: str | None, mode: str) -> dict[str, Any] | None:
@@ -344,7 +212,9 @@ def exact_or_none(game: Game, variant: str | None, mode: str) -> dict[str, Any] 
 @app.command()
 def simulate(
     game_id: GameOpt,
-    rounds: Annotated[int, typer.Option("--rounds", help="Rounds to simulate.")] = 1_000_000,
+    rounds: Annotated[
+        int, typer.Option("--rounds", help="Rounds to simulate; with --precision, the most to simulate.")
+    ] = 1_000_000,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed (default: a random one, reported).")
     ] = None,
@@ -354,9 +224,22 @@ def simulate(
     scheduler: Annotated[
         str | None, typer.Option("--scheduler", help="Dask scheduler, tcp://host:port.")
     ] = None,
+    precision: Annotated[
+        float | None,
+        typer.Option(
+            "--precision",
+            help="Stop once the 99% CI is RTP ± P or narrower, P in percentage points "
+            "(0.05: ±0.05%), checked after each chunk in chunk order.",
+        ),
+    ] = None,
+    chunk_rounds: Annotated[
+        int,
+        typer.Option("--chunk-rounds", help="Rounds per chunk; part of the seed (other size, other rounds)."),
+    ] = DEFAULT_CHUNK_ROUNDS,
     as_json: JsonOpt = False,
 ) -> None:
-    """Monte Carlo RTP with a 99% interval; the same seed gives the same result."""
+    """Monte Carlo RTP with a 99% interval; the same seed gives the same result on any number
+    of workers.  Ctrl-C stops it, prints what was counted and exits with code 130."""
     game = load_game(game_id, variant, mode)
     if rounds <= 0:
         fail(f"--rounds must be positive, got {rounds}")
@@ -364,26 +247,56 @@ def simulate(
         fail(f"--workers must be positive, got {workers}")
     if seed is not None and seed < 0:
         fail(f"--seed must be non-negative, got {seed}")
+    if precision is not None and not (math.isfinite(precision) and precision > 0):
+        fail(f"--precision must be a positive number of RTP points (0.05 for ±0.05%), got {precision}")
+    if chunk_rounds <= 0:
+        fail(f"--chunk-rounds must be positive, got {chunk_rounds}")
     seed = secrets.randbits(63) if seed is None else seed
     with user_errors():
         validate(game, rounds, seed, variant, mode)
-    with run_errors():
-        with progress_bar(f"simulating {game.id}", rounds) as update:
-            sim = run_simulation(
-                game,
-                rounds,
-                seed,
-                variant=variant,
-                mode=mode,
-                workers=workers,
-                scheduler=scheduler,
-                progress=update,
-            )
+    try:
+        try:
+            with run_errors(), progress_bar(f"simulating {game.id}", rounds) as update:
+                sim = run_simulation(
+                    game,
+                    rounds,
+                    seed,
+                    variant=variant,
+                    mode=mode,
+                    workers=workers,
+                    scheduler=scheduler,
+                    chunk_rounds=chunk_rounds,
+                    precision=None if precision is None else precision / 100,
+                    progress=update,
+                )
+        except Interrupted as exc:
+            if exc.result is None:
+                typer.echo("interrupted before the first chunk was counted: nothing to show", err=True)
+                raise typer.Exit(130) from None
+            sim = exc.result
         if as_json:
             emit_json(sim)
-            return
-        exact = exact_or_none(game, variant, mode)
-    _out().print(simulation_table(sim, exact))
+        else:
+            # After Ctrl-C the partial figures come at once: no exact calculation (seconds for
+            # some games) stands between the key press and them.
+            exact = None
+            if sim["stop"] != "interrupted":
+                try:
+                    with run_errors():
+                        exact = exact_or_none(game, variant, mode)
+                except KeyboardInterrupt:  # the run is whole: show it without the exact figure
+                    typer.echo("interrupted: the exact RTP is left out", err=True)
+                    sim["stop"] = "interrupted"
+            _out().print(simulation_table(sim, exact))
+    except KeyboardInterrupt:  # Ctrl-C again, while the first one was being wound up
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
+    if sim["stop"] == "interrupted":
+        again = f"--rounds {sim['rounds']} --seed {seed}"
+        if chunk_rounds != DEFAULT_CHUNK_ROUNDS:
+            again += f" --chunk-rounds {chunk_rounds}"
+        typer.echo(f"interrupted: counted {sim['rounds']:,} rounds, the same as `{again}`", err=True)
+        raise typer.Exit(130)
 
 
 # -- play -------------------------------------------------------------------------------
@@ -540,6 +453,13 @@ def serve(
         log_level="warning",
         access_log=False,
     )
+
+
+app.command("tune")(tune_command)  # reelforge.analysis.tune_cli: a new RTP variant's data file
+app.command("par")(par_command)  # reelforge.analysis.par.command: the PAR sheet
+app.command("certify")(certify_command)  # reelforge.analysis.certify: the evidence bundle
+app.command("report")(report_command)  # reelforge.server.report_cli: the operator report
+app.command("operator-wallet")(operator_wallet_command)  # reelforge.seamless: reference wallet
 
 
 def _redact(url: str) -> str:

@@ -8,6 +8,7 @@ level says how many minor units one credit is worth, so a win in money is always
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 CURRENCY_SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$"}
 
@@ -55,7 +56,14 @@ class InvalidBet(ValueError):
 
 
 def bet_levels(coins: list[int], credits: int) -> list[BetLevel]:
-    return [BetLevel(coin=c, credits=credits) for c in coins]
+    return list(_bet_levels(tuple(coins), credits))
+
+
+@lru_cache(maxsize=1024)
+def _bet_levels(coins: tuple[int, ...], credits: int) -> tuple[BetLevel, ...]:
+    # Made once per table: a round start asks for its game's levels three times (the bet
+    # check, the cost, the start), and the levels are frozen, so they can be shared.
+    return tuple(BetLevel(coin=c, credits=credits) for c in coins)
 
 
 def find_bet(levels: list[BetLevel], stake: int) -> BetLevel:

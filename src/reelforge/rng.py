@@ -2,8 +2,9 @@
 
 Every draw a game makes is ``randbelow(n)``: a uniform integer in ``[0, n)``.
 
-* :class:`SystemRandom` is production: the OS CSPRNG through :mod:`secrets`, whose
-  ``randbelow`` rejects out-of-range bit patterns (no modulo bias).
+* :class:`SystemRandom` is production: bits from the OS CSPRNG (:func:`secrets.randbits`)
+  scaled by :func:`randbelow_from_bits`, which redraws out-of-range bit patterns (no modulo
+  bias); a test hands it a known bit supplier to check the scaling draw by draw.
 * :class:`SeededRandom` is simulation: numpy's counter-based PCG64DXSM seeded from a
   :class:`numpy.random.SeedSequence`.  It scales raw 64-bit words by rejection
   (:func:`scale_unbiased`), the exact algorithm the numba kernels use, so a kernel and
@@ -15,7 +16,7 @@ Every draw a game makes is ``randbelow(n)``: a uniform integer in ``[0, n)``.
 from __future__ import annotations
 
 import secrets
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -55,12 +56,41 @@ def scale_unbiased(word: int, n: int) -> int | None:
     return word % n
 
 
+def randbelow_from_bits(randbits: Callable[[int], int], n: int) -> int:
+    """A uniform integer in ``[0, n)`` from a supplier of ``k``-bit random integers.
+
+    Each try takes ``k = n.bit_length()`` fresh bits; a candidate at or above ``n`` is
+    redrawn, never folded modulo ``n``, so every accepted value is equally likely (a try
+    fails with probability below 1/2).  This is CPython's ``secrets.randbelow``
+    (``random._randbelow_with_getrandbits``), written out so a test can feed it known bits.
+    """
+    k = n.bit_length()
+    while True:
+        r = randbits(k)
+        if r < 0 or r >> k:
+            raise ValueError(f"bit supplier returned {r!r} for a {k}-bit request")
+        if r < n:
+            return r
+
+
 class SystemRandom:
-    """Production source: the operating system's CSPRNG."""
+    """Production source: the operating system's CSPRNG.
+
+    ``randbits`` is the bit supplier, :func:`secrets.randbits` (``os.urandom``) unless a test
+    passes known bits to check the scaling.
+    """
+
+    def __init__(self, randbits: Callable[[int], int] = secrets.randbits) -> None:
+        self.randbits = randbits
 
     def randbelow(self, n: int) -> int:
         _check_n(n)
-        return secrets.randbelow(n)
+        return randbelow_from_bits(self.randbits, n)
+
+    def raw_bytes(self, n: int) -> bytes:
+        """``n`` bytes of the CSPRNG's raw output (``os.urandom``, the stream ``randbelow``
+        scales): what the certification bundle feeds to dieharder and ent."""
+        return secrets.token_bytes(n)
 
 
 class SeededRandom:

@@ -7,15 +7,32 @@ level a check passes when ``p > 0.01``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from scipy import stats
 
 
-def chi_square_p(values: np.ndarray, n: int) -> float:
-    """Goodness of fit of draws in ``[0, n)`` to the uniform law."""
-    observed = np.bincount(values, minlength=n)
-    return float(stats.chisquare(observed).pvalue)
+def chi_square_p(values: np.ndarray, n: int, weights: Sequence[int] | None = None) -> float:
+    """Goodness of fit of draws in ``[0, n)`` to the uniform law, or to the law
+    ``weights[i] / sum(weights)`` when given.  Cells expected fewer than 5 times are pooled
+    into one (the chi-square approximation needs it); a draw in a cell of weight 0 gives 0."""
+    observed = np.bincount(values, minlength=n).astype(float)
+    if weights is None:
+        return float(stats.chisquare(observed).pvalue)
+    w = np.asarray(weights, dtype=float)
+    if len(w) != n:
+        raise ValueError(f"{len(w)} weights for a range of {n}")
+    if observed[w == 0].any():
+        return 0.0
+    observed, expected = observed[w > 0], w[w > 0] / w.sum() * len(values)
+    small = expected < 5
+    if small.any():
+        observed = np.append(observed[~small], observed[small].sum())
+        expected = np.append(expected[~small], expected[small].sum())
+    if len(expected) < 2:
+        return 1.0  # everything in one pooled cell: nothing to compare
+    return float(stats.chisquare(observed, expected).pvalue)
 
 
 def runs_p(values: np.ndarray, n: int) -> float:

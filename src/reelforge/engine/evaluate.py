@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from reelforge.engine.reels import Window
 
@@ -21,7 +21,12 @@ class WayWin:
     positions: list[list[int]]  # [reel, row] of each symbol counted
 
     def to_json(self) -> dict:
-        return asdict(self)
+        # What dataclasses.asdict gives (the lists copied), without its recursive deepcopy,
+        # which cost a spin about as much as evaluating the ways.
+        return {
+            "symbol": self.symbol, "length": self.length, "ways": self.ways, "pay": self.pay,
+            "credits": self.credits, "positions": [list(p) for p in self.positions],
+        }  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,10 @@ class LineWin:
     positions: list[list[int]]
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return {
+            "line": self.line, "symbol": self.symbol, "length": self.length, "credits": self.credits,
+            "positions": [list(p) for p in self.positions],
+        }  # fmt: skip
 
 
 def evaluate_ways(window: Window, paytable: Paytable, wild: str | None = None) -> list[WayWin]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Protocol
 
 import numpy as np
 
+from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.round import Action, Round
 from reelforge.engine.stats import SimStats
 from reelforge.money import BetLevel, InvalidBet
@@ -89,6 +91,12 @@ class Game(Protocol):
         """Id, name, version, modes, variants, bet levels, paytable: JSON for clients."""
         ...
 
+    def win_distribution(self, variant: str | None = None, mode: str = "base") -> WinDistribution | None:
+        """The exact law of one round's win in ``mode`` (computed from the game's structure,
+        never sampled), or None where the game has none yet.  Optional: a game that does not
+        define it has none (read it with :func:`win_distribution`)."""
+        ...
+
     def play_settings(self) -> dict[str, bool]:
         """The player's switches this game offers (e.g. ``{"auto_advance": True}``), each
         with its default; ``{}`` when it offers none."""
@@ -109,6 +117,41 @@ def autoplay_cap(game: Game) -> int | None:
     if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
         raise TypeError(f"{game.id}.autoplay_max_spins must be a positive integer or None, got {cap!r}")
     return cap
+
+
+class UnsupportedOption(ValueError):
+    """An option (``play``, ``stake``) that a game's win distribution does not take."""
+
+
+def distribution_options(game: Game) -> tuple[str, ...]:
+    """The keyword options the game's ``win_distribution`` takes beyond variant and mode
+    (e.g. ``play``, ``stake`` for a game whose law depends on them)."""
+    method = getattr(game, "win_distribution", None)
+    if method is None:
+        return ()
+    params = inspect.signature(method).parameters
+    return tuple(n for n, p in params.items() if p.kind is p.KEYWORD_ONLY)
+
+
+def win_distribution(
+    game: Game, variant: str | None = None, mode: str = "base", **options: Any
+) -> WinDistribution | None:
+    """The game's exact win distribution for ``variant`` and ``mode``, None when it offers none.
+    ``options`` (see :func:`distribution_options`) go to games that take them; one the game
+    does not take is an :class:`UnsupportedOption` that says which it does."""
+    method = getattr(game, "win_distribution", None)
+    if method is None:
+        return None
+    unknown = sorted(set(options) - set(distribution_options(game)))
+    if unknown:
+        takes = ", ".join(distribution_options(game)) or "none"
+        raise UnsupportedOption(
+            f"{game.id}'s win distribution takes no {', '.join(unknown)} (it takes: {takes})"
+        )
+    result = method(variant=variant, mode=mode, **options)
+    if result is not None and result is not NotImplemented and not isinstance(result, WinDistribution):
+        raise TypeError(f"{game.id}.win_distribution must return a WinDistribution or None, got {result!r}")
+    return None if result is NotImplemented else result
 
 
 def own_bet_modes(game: Game) -> tuple[str, ...]:

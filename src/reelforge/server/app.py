@@ -1,5 +1,6 @@
 """The ASGI application the ``reelforge serve`` workers load, configured from the
-environment (``REELFORGE_*``), plus the sweeper that finishes rounds left waiting."""
+environment (``REELFORGE_*``), plus the sweeper that finishes rounds left waiting and the
+outbox worker that delivers webhooks."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from fastapi import FastAPI
 
 from reelforge.server.api import create_app
 from reelforge.server.config import Settings
+from reelforge.server.outbox_runner import start_outbox
 from reelforge.server.service import GameServer
 
 log = logging.getLogger("reelforge.server")
@@ -48,8 +50,11 @@ def build(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         sweeper.thread.start()
+        outbox = start_outbox(server)  # webhooks and wallet deliveries: see outbox_runner.py
         yield
         sweeper.stop.set()
+        if outbox is not None:
+            await anyio.to_thread.run_sync(outbox.stop)  # ends after the delivery in flight
 
     app = create_app(server)
     app.router.lifespan_context = lifespan

@@ -29,3 +29,12 @@ def conflict(message: str, code: str = "conflict") -> ApiError:
 
 def forbidden(message: str, code: str = "forbidden") -> ApiError:
     return ApiError(403, code, message)
+
+
+class SessionClosed(ApiError):
+    """A session limit was reached: the session is closed (in its own transaction)."""
+
+    def __init__(self, session_id: int, reason: str) -> None:
+        super().__init__(403, "session_closed", f"the session is closed: {reason}")
+        self.session_id = session_id
+        self.reason = reason

@@ -65,7 +65,14 @@ sessions = Table(
     # The player's play settings for this session, JSON {game: {name: bool}}: only what the
     # player set (the game's defaults fill the rest); null = nothing set.
     Column("play_settings", Text),
+    # Player protection (migration 0004): the reality-check interval in force (null: the
+    # profile's), how many intervals the player has acknowledged (null: none), and the
+    # operator's page where the player sets limits (http/https, or null).
+    Column("reality_check_seconds", Integer),
+    Column("reality_checks_acknowledged", Integer),
+    Column("limits_url", String(2048)),
 )
+Index("ix_sessions_player", sessions.c.player_id, sessions.c.id)  # migration 0007
 
 rounds = Table(
     "rounds",
@@ -170,3 +177,64 @@ autoplays = Table(
     Column("updated_at", Float, nullable=False),
 )
 Index("ix_autoplays_player", autoplays.c.player_id, autoplays.c.status)
+
+# Deliveries that must happen after a commit, at least once (wallet credits and rollbacks to an
+# operator's seamless wallet, webhooks): enqueued in the transaction that decides them, then
+# delivered by reelforge.server.outbox.OutboxWorker until the receiver confirms.
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(64), nullable=False),  # e.g. wallet.credit, wallet.rollback, webhook
+    Column("dedup_key", String(200), nullable=False),  # e.g. the wallet transaction id
+    Column("payload", Text, nullable=False),  # JSON, the handler's input
+    Column("status", String(16), nullable=False),  # pending, done, failed (needs a person)
+    Column("attempts", Integer, nullable=False),  # deliveries started so far
+    Column("next_attempt_at", Float, nullable=False),  # due time; while claimed, the lease's end
+    Column("claimed_by", String(64)),  # the claim a worker holds (fences a late finisher)
+    Column("last_error", Text),
+    Column("created_at", Float, nullable=False),
+    Column("done_at", Float),
+    UniqueConstraint("dedup_key", name="uq_outbox_dedup_key"),
+)
+Index("ix_outbox_due", outbox.c.status, outbox.c.next_attempt_at)
+
+# The seamless wallet (migration 0006, reelforge.server.seamless_wallet): players whose money the
+# operator keeps, and our side's book of every transaction sent to the operator's wallet.
+seamless_accounts = Table(
+    "seamless_accounts",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    # The balance in the operator's freshest reply; players.balance is it plus what is owed
+    # (credits and refunds queued, not yet confirmed).
+    Column("operator_balance", BigInteger, nullable=False),
+    Column("balance_sent_at", Float, nullable=False),  # when the request behind it was sent
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+seamless_transactions = Table(
+    "seamless_transactions",
+    metadata,
+    Column("transaction_id", String(128), primary_key=True),  # the protocol's, unique forever
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("round_id", Integer, nullable=False),  # no FK: a debit's round may never be stored
+    # debit (a stake), credit (a win, 0 closes a round), refund (a void: sent as a rollback),
+    # rollback (the compensation of a debit whose round was not stored)
+    Column("kind", String(16), nullable=False),
+    # pending (sent or to send), confirmed, refused, cancelled (never sent), rolled_back (a debit
+    # its compensation cancelled at the operator)
+    Column("status", String(16), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("original_transaction_id", String(128)),  # a rollback's or refund's debit
+    Column("operator_transaction_id", String(128)),
+    Column("operator_balance", BigInteger),  # the balance the operator's reply gave
+    Column("created_at", Float, nullable=False),
+    Column("confirmed_at", Float),
+)
+Index(
+    "ix_seamless_transactions_player",
+    seamless_transactions.c.player_id,
+    seamless_transactions.c.status,
+)
+Index("ix_seamless_transactions_round", seamless_transactions.c.round_id)

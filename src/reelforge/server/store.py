@@ -5,21 +5,59 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
+import orjson
 from sqlalchemy import Connection, Row, delete, insert, select, update
 
 from reelforge.server import schema as t
 from reelforge.server.errors import ApiError, not_found
-from reelforge.server.sql import for_update, q
+from reelforge.server.sql import for_update, q, x
 
 
 def now() -> float:
     return time.time()
 
 
+_ORJSON = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
 def dumps(data: Any) -> str:
+    """Compact JSON with sorted keys (orjson: a tenth of the stdlib's time; the same text
+    but for non-ASCII characters, written as UTF-8 rather than escaped).  What orjson does
+    not take (an integer past 64 bits) falls back to the stdlib."""
+    try:
+        return orjson.dumps(data, option=_ORJSON).decode()
+    except TypeError:
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def canonical(data: Any) -> str:
+    """The stdlib's compact, sorted, ASCII-escaped JSON: what request fingerprints hash, so a
+    key stored by an earlier version still matches its repeat."""
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def loads(text: str | bytes) -> Any:
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:  # e.g. an integer past 64 bits: the stdlib reads it
+        return json.loads(text)
+
+
+class Reply(dict):
+    """A reply's body with its JSON text, encoded once: the text stored for the
+    Idempotency-Key is the one the HTTP layer sends (``api.json_response``).  Not to be
+    changed once made; a copy (``dict(reply)``, or ``type(reply)(reply)``, which keeps a
+    subclass's mark) has no text and may be."""
+
+    __slots__ = ("json",)
+
+    @classmethod
+    def of(cls, body: dict, text: str) -> Reply:
+        reply = cls(body)
+        reply.json = text
+        return reply
 
 
 # -- players and the ledger ------------------------------------------------------------
@@ -28,7 +66,8 @@ def dumps(data: Any) -> str:
 def lock_player(conn: Connection, player_id: int) -> Row:
     """The player's row, locked until the transaction ends: one request per player at a time
     (``FOR UPDATE`` on PostgreSQL; SQLite transactions already hold the write lock)."""
-    row = q(conn, "SELECT * FROM players WHERE id = :id" + for_update(conn), {"id": player_id}).first()
+    # bandit B608 is a false positive: fixed SQL text, every value a bound parameter
+    row = q(conn, "SELECT * FROM players WHERE id = :id" + for_update(conn), {"id": player_id}).first()  # nosec B608
     if row is None:
         raise not_found("no such player")
     return row
@@ -57,7 +96,7 @@ def ledger_entry(
     fail the whole transaction (reported as 409), so nothing is ever paid twice."""
     if balance_after < 0:
         raise ApiError(402, "insufficient_funds", f"the balance cannot cover {-amount}")
-    q(
+    x(
         conn,
         "INSERT INTO ledger (player_id, amount, balance_after, kind, round_id, reference, created_at)"
         " VALUES (:player_id, :amount, :balance_after, :kind, :round_id, :reference, :created_at)",
@@ -75,13 +114,18 @@ def ledger_entry(
 
 def set_balance(conn: Connection, player_id: int, balance: int, last_round_at: float | None = None) -> None:
     if last_round_at is None:
-        q(conn, "UPDATE players SET balance = :b WHERE id = :id", {"b": balance, "id": player_id})
+        x(conn, "UPDATE players SET balance = :b WHERE id = :id", {"b": balance, "id": player_id})
     else:
-        q(
+        x(
             conn,
             "UPDATE players SET balance = :b, last_round_at = :t WHERE id = :id",
             {"b": balance, "t": last_round_at, "id": player_id},
         )
+
+
+def set_last_round_at(conn: Connection, player_id: int, ts: float) -> None:
+    """The start of the player's last game cycle (the minimum cycle time reads it)."""
+    x(conn, "UPDATE players SET last_round_at = :t WHERE id = :id", {"t": ts, "id": player_id})
 
 
 def move_money(
@@ -105,22 +149,49 @@ def move_money(
 # -- idempotency -----------------------------------------------------------------------
 
 
+class Scoped(NamedTuple):
+    """An idempotency scope whose stored reply for the request's key was read already, by
+    the statements that locked the player (``stored``: a row with ``idem_fingerprint``,
+    ``idem_status`` and ``idem_response``, all None when the key is new)."""
+
+    name: str
+    stored: Any
+
+
+def stored_reply_columns(scope_sql: str) -> tuple[str, str]:
+    """The columns and the join that read the stored reply of the key ``:idem_key`` in the
+    scope ``scope_sql`` (an SQL expression), for a statement that reads more besides."""
+    return (
+        "i.fingerprint AS idem_fingerprint, i.status_code AS idem_status, i.response AS idem_response",
+        f" LEFT JOIN idempotency i ON i.scope = {scope_sql} AND i.key = :idem_key",
+    )
+
+
+def replay(stored: Any, fingerprint: str) -> tuple[int, dict] | None:
+    """The first reply found by :func:`remembered` or with :func:`stored_reply_columns`."""
+    if stored is None or stored.idem_fingerprint is None:
+        return None
+    if stored.idem_fingerprint != fingerprint:
+        raise ApiError(422, "idempotency_key_reused", "this Idempotency-Key was used for a different request")
+    return stored.idem_status, Reply.of(loads(stored.idem_response), stored.idem_response)
+
+
 def remembered(conn: Connection, scope: str, key: str, fingerprint: str) -> tuple[int, dict] | None:
     """The first reply to this key, or None; a key reused for another request is refused."""
     row = q(
         conn,
-        "SELECT fingerprint, status_code, response FROM idempotency WHERE scope = :scope AND key = :key",
+        "SELECT fingerprint AS idem_fingerprint, status_code AS idem_status, response AS idem_response"
+        " FROM idempotency WHERE scope = :scope AND key = :key",
         {"scope": scope, "key": key},
     ).first()
-    if row is None:
-        return None
-    if row.fingerprint != fingerprint:
-        raise ApiError(422, "idempotency_key_reused", "this Idempotency-Key was used for a different request")
-    return row.status_code, json.loads(row.response)
+    return replay(row, fingerprint)
 
 
-def remember(conn: Connection, scope: str, key: str, fingerprint: str, status: int, response: dict) -> None:
-    q(
+def remember(
+    conn: Connection, scope: str, key: str, fingerprint: str, status: int, response: dict | str
+) -> None:
+    """Store the first reply (``response``: the body, or its JSON text already made)."""
+    x(
         conn,
         "INSERT INTO idempotency (scope, key, fingerprint, status_code, response, created_at)"
         " VALUES (:scope, :key, :fingerprint, :status, :response, :created_at)",
@@ -129,7 +200,7 @@ def remember(conn: Connection, scope: str, key: str, fingerprint: str, status: i
             "key": key,
             "fingerprint": fingerprint,
             "status": status,
-            "response": dumps(response),
+            "response": response if isinstance(response, str) else dumps(response),
             "created_at": now(),
         },
     )
@@ -151,34 +222,25 @@ def put_setting(conn: Connection, key: str, value: str) -> None:
         conn.execute(insert(t.settings_table).values(key=key, value=value))
 
 
+PLAYER_STATE_SQL = "SELECT state FROM player_state WHERE player_id = {p} AND game = :g AND state_key = :sk"
+
+
 def load_player_state(conn: Connection, player_id: int, game: str, state_key: str | None) -> dict | None:
     if state_key is None:
         return None
-    raw = conn.execute(
-        select(t.player_state.c.state).where(
-            t.player_state.c.player_id == player_id,
-            t.player_state.c.game == game,
-            t.player_state.c.state_key == state_key,
-        )
-    ).scalar()
+    raw = q(conn, PLAYER_STATE_SQL.format(p=":p"), {"p": player_id, "g": game, "sk": state_key}).scalar()
     return None if raw is None else json.loads(raw)
 
 
 def save_player_state(conn: Connection, player_id: int, game: str, state_key: str, state: dict) -> None:
-    where = (
-        (t.player_state.c.player_id == player_id)
-        & (t.player_state.c.game == game)
-        & (t.player_state.c.state_key == state_key)
+    # One upsert (PostgreSQL and SQLite 3.24+), no row count to read: it can be queued.
+    x(
+        conn,
+        "INSERT INTO player_state (player_id, game, state_key, state, updated_at)"
+        " VALUES (:p, :g, :sk, :state, :ts) ON CONFLICT (player_id, game, state_key)"
+        " DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
+        {"p": player_id, "g": game, "sk": state_key, "state": dumps(state), "ts": now()},
     )
-    done = conn.execute(
-        update(t.player_state).where(where).values(state=dumps(state), updated_at=now())
-    ).rowcount
-    if not done:
-        conn.execute(
-            insert(t.player_state).values(
-                player_id=player_id, game=game, state_key=state_key, state=dumps(state), updated_at=now()
-            )
-        )
 
 
 def delete_player_state(conn: Connection, player_id: int, game: str, state_key: str) -> None:
@@ -225,7 +287,7 @@ def side_entry(
     balance_after: int,
 ) -> None:
     """One side-ledger row.  Unique per (round, step, currency): a step moves a currency once."""
-    q(
+    x(
         conn,
         "INSERT INTO side_ledger (player_id, game, state_key, currency, round_id, step, amount,"
         " balance_after, created_at) VALUES (:player_id, :game, :state_key, :currency, :round_id,"

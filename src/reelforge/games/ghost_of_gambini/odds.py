@@ -9,9 +9,10 @@
   for prizes this rare it is the probability of seeing one, to within the chance of two).
 * Jackpots: MINI and MINOR land in the base game (and through the jackpot rewind and the
   ghost's coins); every jackpot can come out of a Lock & Spin frame.  Odds per round.
-* Max win: reaching the cap takes at least 10 GRAND pots in one feature (nine and six
-  MAJORs fall short), and at least ``k_min`` with the largest possible base-spin win
-  alongside; the exact probabilities of both bracket the odds.
+* Max win: exact per buy mode (at least ``grands_needed`` GRAND pots in the feature: for the
+  shipped data, nine and six MAJORs fall short of the cap); per base round the rigorous
+  bracket of :mod:`.cap_odds` (the features' exact laws against bounds on the base spin's
+  tail), a few parts in 10^7 wide.
 """
 
 from __future__ import annotations
@@ -169,31 +170,36 @@ def _no_prize_outer(d: GambiniData, prize: str) -> tuple[Fraction, Fraction]:
 def jackpot_odds(d: GambiniData) -> dict[str, dict[str, Fraction]]:
     """Per jackpot: P(won in the base spin of a round), P(won in a Lock & Spin of a round)
     (both over the piggies' long run), and P(won in a bought feature) for each buy mode."""
+    return {jp: prize_odds(d, jp) for jp in d.jackpots}
+
+
+@cache
+def prize_odds(d: GambiniData, prize: str) -> dict[str, Fraction]:
+    """The odds of :func:`jackpot_odds` for any coin or jackpot ``prize``: collected in view
+    (or brought by the jackpot rewind) with a wild in the center, thrown by the ghost, or
+    turned out of a Lock & Spin frame."""
     r = base_result(d)
     chain = r.chain
     ghost_count = dist(d.ghost_coins.count)
     ghost_prize = dist(d.ghost_coins.prizes)
-    out: dict[str, dict[str, Fraction]] = {}
     kinds = {(s, n): feature_result(d, s, n) for s in (False, True) for n in (3, 4)}
-    for jp in d.jackpots:
-        _, quiet = _no_prize_outer(d, jp)
-        q_ghost = ghost_prize.get(jp, F(0))
-        ghost_miss = sum((q * (1 - q_ghost) ** n for n, q in ghost_count.items()), F(0))
-        base = r.p_gambini * (1 - quiet) + r.p_ghost * (1 - quiet * ghost_miss)
-        feature = F(0)
-        for s in chain.states:
-            for kind, q in chain.trigger[s].items():
-                key = (kind.startswith("super"), int(kind[-1]))
-                fr = kinds[key]
-                f = d.super_lock_spin if key[0] else d.lock_spin
-                feature += chain.stationary[s] * q * _prize_in(f.frames, fr.final_boards, jp)
-        entry = {"base_spin": base, "lock_spin": feature}
-        for mode, super_ in (("buy-lock-spin", False), ("buy-super-lock-spin", True)):
-            fr = feature_result(d, super_, d.buy.spins)
-            f = d.super_lock_spin if super_ else d.lock_spin
-            entry[mode] = _prize_in(f.frames, fr.final_boards, jp)
-        out[jp] = entry
-    return out
+    _, quiet = _no_prize_outer(d, prize)
+    q_ghost = ghost_prize.get(prize, F(0))
+    ghost_miss = sum((q * (1 - q_ghost) ** n for n, q in ghost_count.items()), F(0))
+    base = r.p_gambini * (1 - quiet) + r.p_ghost * (1 - quiet * ghost_miss)
+    feature = F(0)
+    for s in chain.states:
+        for kind, q in chain.trigger[s].items():
+            key = (kind.startswith("super"), int(kind[-1]))
+            fr = kinds[key]
+            f = d.super_lock_spin if key[0] else d.lock_spin
+            feature += chain.stationary[s] * q * _prize_in(f.frames, fr.final_boards, prize)
+    entry = {"base_spin": base, "lock_spin": feature}
+    for mode, super_ in (("buy-lock-spin", False), ("buy-super-lock-spin", True)):
+        fr = feature_result(d, super_, d.buy.spins)
+        f = d.super_lock_spin if super_ else d.lock_spin
+        entry[mode] = _prize_in(f.frames, fr.final_boards, prize)
+    return entry
 
 
 def _prize_in(frames: Any, final: dict[Board, Fraction], prize: str) -> Fraction:
@@ -258,22 +264,15 @@ def grands_needed(d: GambiniData, extra: int) -> int:
 @cache
 def max_win_odds(d: GambiniData) -> dict[str, Any]:
     """P(a round reaches the cap): exact per buy mode (the feature alone decides), and a
-    bracket for the base game (the base spin's win may help)."""
+    bracket for the base game over the piggies' stationary law (:func:`.cap_odds.base_cap_odds`)."""
+    from .cap_odds import base_cap_odds
+
     alone = grands_needed(d, 0)
-    helped = grands_needed(d, max_base_credits(d))
-    r = base_result(d)
-    chain = r.chain
-    lo = F(0)
-    hi = F(0)
-    for s in chain.states:
-        for kind, q in chain.trigger[s].items():
-            super_ = kind.startswith("super")
-            fr = feature_result(d, super_, int(kind[-1]))
-            f = d.super_lock_spin if super_ else d.lock_spin
-            w = chain.stationary[s] * q
-            lo += w * _at_least(fr.final_boards, f.frames, "GRAND", alone)
-            hi += w * _at_least(fr.final_boards, f.frames, "GRAND", helped)
-    out: dict[str, Any] = {"grands_alone": alone, "grands_with_base": helped, "base": (lo, hi)}
+    out: dict[str, Any] = {
+        "grands_alone": alone,
+        "grands_with_base": grands_needed(d, max_base_credits(d)),
+        "base": base_cap_odds(d).stationary,
+    }
     for mode, super_ in (("buy-lock-spin", False), ("buy-super-lock-spin", True)):
         fr = feature_result(d, super_, d.buy.spins)
         f = d.super_lock_spin if super_ else d.lock_spin

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.game import NoPlaySettings
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
@@ -48,7 +49,8 @@ class GhostOfGambini(NoPlaySettings, Variants[GambiniData]):
     def __init__(self, variants: dict[str, GambiniData] | None = None) -> None:
         if variants is None:
             variants = {}
-            for path in sorted(DATA_DIR.glob("*.toml")):
+            # rtp-NNNN.toml, highest RTP first: the first is the default variant
+            for path in sorted(DATA_DIR.glob("rtp-*.toml"), reverse=True):
                 data = load(path)
                 variants[data.game.variant] = data
         if not variants:
@@ -110,6 +112,14 @@ class GhostOfGambini(NoPlaySettings, Variants[GambiniData]):
 
         self.check_mode(mode)
         return exact_report(self.id, self.data(variant), mode)
+
+    def win_distribution(self, variant: str | None = None, mode: str = "base") -> WinDistribution:
+        """The law of one round's win in ``mode`` (:mod:`.distribution`): exact fractions for
+        the bought features; the base game raises NotImplementedError saying why."""
+        from .distribution import win_distribution
+
+        self.check_mode(mode)
+        return win_distribution(self.data(variant), mode)
 
     def simulate_chunk(
         self, rounds: int, seed: np.random.SeedSequence, *, variant: str | None = None, mode: str = "base"

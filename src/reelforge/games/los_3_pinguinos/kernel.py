@@ -2,7 +2,9 @@
 
 The kernel plays what ``LosTresPinguinos.auto_action`` plays with AUTO-ADVANCE on and
 AUTO-RISK off: the best holds and nudges of ``strategy.tables(d, "auto")``, COLLECT on
-every ladder, the Disco stopped at once, at the unit bet (``game.unit`` cents, coin 1).  It
+every ladder, the Disco stopped at once, at the unit bet (``game.unit`` cents, coin 1).
+With ``play="default"`` it plays the default play instead (the suggested hold, the nudges
+best for that play: ``strategy.tables(d, "default")``), which draws the same way.  It
 asks for exactly the ``randbelow`` draws of the rules, in the order of the rules' module
 docstring, so that fed the same PCG64DXSM state it deals the same rounds;
 ``tests/test_pinguinos_kernel.py`` checks this round by round.  Under this play a round
@@ -49,6 +51,7 @@ from .payline import evaluate, line_symbols, nudge_vectors
 
 N_INDEX = STOPS**N_REELS
 PLAY = "auto"  # the play the kernel plays (strategy.PLAYS): best holds and nudges, collect
+KERNEL_PLAYS = ("auto", "default")  # the plays that collect every ladder (the kernel never plays one)
 
 # line kinds (payline.Outcome.kind) and ladders, as the kernel's codes
 KINDS = ("none", "cash", "bonus", "disco")
@@ -103,10 +106,12 @@ def _index(digits: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def build_tables(d: LowerData) -> Tables:
-    """The kernel's view of a data file (a pure function of the data and its AUTO strategy)."""
+def build_tables(d: LowerData, play: str = PLAY) -> Tables:
+    """The kernel's view of a data file (a pure function of the data and the play's strategy)."""
     if N_REELS != 3:
         raise ValueError("the kernel plays three reels")
+    if play not in KERNEL_PLAYS:
+        raise ValueError(f"the kernel plays {KERNEL_PLAYS}, not {play!r}")
     all_stops = strategy.ALL_STOPS
     kind = np.zeros(N_INDEX, dtype=np.int8)
     cents = np.zeros(N_INDEX, dtype=np.int64)
@@ -139,7 +144,7 @@ def build_tables(d: LowerData) -> Tables:
     near[1] = ~prize_kind & reach_prize
 
     # AUTO's nudges, move by move as the rules take them (best_nudge then first_move, again)
-    moves, holds = strategy.tables(d, PLAY)
+    moves, holds = strategy.tables(d, play)
     nudge_to = np.zeros((2, 4, N_INDEX), dtype=np.int16)
     nudge_used = np.zeros((2, 4, N_INDEX), dtype=np.int8)
     for held in (0, 1):
@@ -206,8 +211,8 @@ def build_tables(d: LowerData) -> Tables:
 
 
 @by_identity(maxsize=16)
-def tables(d: LowerData) -> Tables:
-    return build_tables(d)
+def tables(d: LowerData, play: str = PLAY) -> Tables:
+    return build_tables(d, play)
 
 
 def max_round_win(d: LowerData) -> int:
@@ -357,8 +362,10 @@ def _run(
     rs: np.ndarray,
     rounds: int,
     keep_rows: bool,
+    hist: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``rounds`` AUTO rounds; returns (accumulators, per-round rows if ``keep_rows``)."""
+    """Play ``rounds`` rounds; returns (accumulators, per-round rows if ``keep_rows``).  A
+    non-empty ``hist`` counts the rounds by their win (``hist[win] += 1``)."""
     offer_no = params[P_OFFER_NO]
     hold_no = params[P_HOLD_NO]
     penguins = params[P_PENGUINS]
@@ -470,6 +477,8 @@ def _run(
         elif lad == L_SUBE_NADA:
             acc[A_LADDER_SN] += 1
         acc[A_VERT] += n_vert
+        if hist.shape[0] > 0:
+            hist[win] += 1
         if keep_rows:
             rows[rnd, R_WIN] = win
             rows[rnd, R_CASH] = cash
@@ -505,18 +514,25 @@ def _run(
 _INT64_MAX = (1 << 63) - 1
 
 
-def _call(d: LowerData, rs: np.ndarray, rounds: int, keep_rows: bool) -> tuple[np.ndarray, np.ndarray]:
-    return _run(*tables(d), rs, int(rounds), keep_rows)
+_NO_HIST = np.zeros(0, dtype=np.int64)
 
 
-def play_rounds(d: LowerData, bit_generator: np.random.PCG64DXSM, rounds: int) -> np.ndarray:
-    """Play ``rounds`` AUTO rounds at the unit bet exactly as the rules do, one row each
-    (:data:`COLUMNS`).  The bit generator is advanced past the words consumed, as if the
-    rules had drawn from it."""
+def _call(
+    d: LowerData, rs: np.ndarray, rounds: int, keep_rows: bool, play: str = PLAY, hist: np.ndarray = _NO_HIST
+) -> tuple[np.ndarray, np.ndarray]:
+    return _run(*tables(d, play), rs, int(rounds), keep_rows, hist)
+
+
+def play_rounds(
+    d: LowerData, bit_generator: np.random.PCG64DXSM, rounds: int, play: str = PLAY
+) -> np.ndarray:
+    """Play ``rounds`` rounds of ``play`` (AUTO, or the default play) at the unit bet exactly
+    as the rules do, one row each (:data:`COLUMNS`).  The bit generator is advanced past the
+    words consumed, as if the rules had drawn from it."""
     if rounds < 0:
         raise ValueError(f"rounds must be non-negative, got {rounds}")
     rs = rng_state(bit_generator)
-    _, out = _call(d, rs, rounds, True)
+    _, out = _call(d, rs, rounds, True, play)
     store_rng_state(bit_generator, rs)
     return out
 
@@ -547,3 +563,15 @@ def simulate_chunk(d: LowerData, seed: np.random.SeedSequence, rounds: int) -> S
         max_win=a["max_win"],
         counters=counters,
     )
+
+
+def win_counts(d: LowerData, seed: np.random.SeedSequence, rounds: int, play: str = PLAY) -> np.ndarray:
+    """A histogram of ``rounds`` rounds of ``play`` at the unit bet from one seed (the rounds
+    of :func:`simulate_chunk` for the same seed under AUTO): ``counts[x]`` rounds won ``x``
+    cents (cash plus ``bonus_value`` per Bonus), for ``x`` up to :func:`max_round_win`."""
+    if rounds < 0:
+        raise ValueError(f"rounds must be non-negative, got {rounds}")
+    hist = np.zeros(max_round_win(d) + 1, dtype=np.int64)
+    rs = rng_state(np.random.PCG64DXSM(seed))
+    _call(d, rs, rounds, False, play, hist)
+    return hist

@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
 from reelforge.engine.variants import Variants
@@ -206,6 +207,16 @@ class LosTresPinguinos(Variants[LowerData]):
         if mode == "upper":
             return upper_report(self.id, self.data(variant))
         return exact_report(self.id, self.data(variant))
+
+    def win_distribution(
+        self, variant: str | None = None, mode: str = "base", *, play: str = "auto", stake: int | None = None
+    ) -> WinDistribution:
+        """The exact law of one round's win at a bet (:func:`.distribution.for_bet`)."""
+        from .distribution import for_bet
+
+        self.check_mode(mode)
+        d = self.data(variant)
+        return for_bet(d, mode, play, None if stake is None else self._level(d, stake, mode))
 
     def simulate_chunk(
         self, rounds: int, seed: np.random.SeedSequence, *, variant: str | None = None, mode: str = "base"

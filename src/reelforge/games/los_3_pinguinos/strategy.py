@@ -23,6 +23,7 @@ then masks in order), so the rules and the kernel make the same choices.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -144,21 +145,58 @@ class Values:
         return sum(self.landed_paid, F(0)) / len(self.landed_paid)
 
 
+@by_identity()
+def near_misses(d: LowerData, held_game: bool) -> tuple[bool, ...]:
+    """Per stop index: whether nudges may be offered there (:func:`.payline.nudge_offerable`),
+    in the paid game or the held game; the same for every play."""
+    return tuple(nudge_offerable(d, s, evaluate(d, line_symbols(d, s)), held_game) for s in ALL_STOPS)
+
+
+def _after(vector: tuple[int, int, int]) -> np.ndarray:
+    """Per stop index: the stop index ``vector``'s nudges lead to."""
+    i = np.arange(STOPS**3)
+    s = [
+        (i // STOPS**2 - vector[0]) % STOPS,
+        (i // STOPS % STOPS - vector[1]) % STOPS,
+        (i % STOPS - vector[2]) % STOPS,
+    ]
+    return (s[0] * STOPS + s[1]) * STOPS + s[2]
+
+
+def best_vectors(final: Sequence[Fraction], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For every stop index at once, what :func:`best_nudge` finds with ``n`` nudges: the
+    position in ``nudge_vectors(n)`` of the first vector reaching the most valuable final
+    position (the zero vector unless one is worth strictly more), and the index it reaches.
+    Values are compared through their ranks among the distinct values (exact)."""
+    distinct = sorted(set(final))
+    rank_of = {v: r for r, v in enumerate(distinct)}
+    rank = np.array([rank_of[v] for v in final], dtype=np.int64)
+    best_pos = np.zeros(len(final), dtype=np.int64)
+    best_to = np.arange(len(final), dtype=np.int64)
+    best = rank.copy()
+    for pos, vector in enumerate(nudge_vectors(n)[1:], start=1):
+        to = _after(vector)
+        better = rank[to] > best
+        best = np.where(better, rank[to], best)
+        best_pos = np.where(better, pos, best_pos)
+        best_to = np.where(better, to, best_to)
+    return best_pos, best_to
+
+
 def _landed(d: LowerData, final: list[Fraction], held_game: bool) -> list[Fraction]:
     offer = _p(d.nudges.offer.weights)
     counts = d.nudges.count
     total = sum(counts.values())
+    near = near_misses(d, held_game)
+    reach = {n: best_vectors(final, n)[1] for n in counts}
     out = []
-    for stops in ALL_STOPS:
-        i = index(stops)
-        outcome = evaluate(d, line_symbols(d, stops))
-        if not nudge_offerable(d, stops, outcome, held_game):
+    for i in range(len(ALL_STOPS)):
+        if not near[i]:
             out.append(final[i])
             continue
         nudge_value = F(0)
         for n, w in counts.items():
-            best = max(final[index(nudged(stops, v))] for v in nudge_vectors(n))
-            nudge_value += F(w, total) * best
+            nudge_value += F(w, total) * final[reach[n][i]]
         out.append((1 - offer) * final[i] + offer * nudge_value)
     return out
 
@@ -186,6 +224,9 @@ def values(d: LowerData, play: str) -> Values:
     hold = []
     hold_mask = []
     respin_all = sum(landed_held, F(0)) / len(landed_held)
+    # A hold's value depends only on the mask and the held reels' stops: many pair lines
+    # share them, so each is summed once.
+    held_values: dict[tuple[int, tuple[int, ...]], Fraction] = {}
     for stops, o in zip(ALL_STOPS, outcomes, strict=True):
         if o.kind != "none" or not o.pairs:
             hold.append(F(0))
@@ -194,7 +235,10 @@ def values(d: LowerData, play: str) -> Values:
         options = (o.pairs[0],) if holds == "suggested" else (o.pairs[0], *HOLD_MASKS)
         best_mask, best = -1, F(-1)
         for mask in options:
-            v = respin_all if mask == 0 else _hold_value(landed_held, stops, mask)
+            key = (mask, tuple(x for r, x in enumerate(stops) if mask >> r & 1))
+            if key not in held_values:
+                held_values[key] = respin_all if mask == 0 else _hold_value(landed_held, stops, mask)
+            v = held_values[key]
             if v > best:
                 best_mask, best = mask, v
         hold.append(best)
@@ -235,11 +279,12 @@ def first_move(vector: tuple[int, int, int]) -> int | None:
 def tables(d: LowerData, play: str) -> tuple[np.ndarray, np.ndarray]:
     """For the kernel: ``moves[held_game, left - 1, stop index]`` = the reel to nudge first
     (-1: stop nudging), and ``holds[stop index]`` = the hold mask (-1: no pair)."""
+    v = values(d, play)
     moves = np.full((2, 4, STOPS**3), -1, dtype=np.int64)
     for held in (0, 1):
+        final = v.final_held if held else v.final_paid
         for left in range(1, 5):
-            for stops in ALL_STOPS:
-                move = first_move(best_nudge(d, play, stops, left, bool(held)))
-                moves[held, left - 1, index(stops)] = -1 if move is None else move
-    holds = np.array(values(d, play).hold_mask, dtype=np.int64)
+            first = np.array([-1 if (m := first_move(vec)) is None else m for vec in nudge_vectors(left)])
+            moves[held, left - 1] = first[best_vectors(final, left)[0]]  # best_nudge, then first_move
+    holds = np.array(v.hold_mask, dtype=np.int64)
     return moves, holds

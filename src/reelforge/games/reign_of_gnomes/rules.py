@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.evaluate import evaluate_ways, scatter_positions
 from reelforge.engine.game import NoPlaySettings
 from reelforge.engine.reels import ReelSet
@@ -52,7 +53,8 @@ class ReignOfGnomes(NoPlaySettings, Variants[GnomesData]):
     def __init__(self, variants: dict[str, GnomesData] | None = None) -> None:
         if variants is None:
             variants = {}
-            for path in sorted(DATA_DIR.glob("*.toml")):
+            # rtp-NNNN.toml, highest RTP first: the first is the default variant
+            for path in sorted(DATA_DIR.glob("rtp-*.toml"), reverse=True):
                 data = load(path)
                 variants[data.game.variant] = data
         if not variants:
@@ -118,6 +120,14 @@ class ReignOfGnomes(NoPlaySettings, Variants[GnomesData]):
             "method": "exact",
             "max_win_cap_included": False,
         }
+
+    def win_distribution(self, variant: str | None = None, mode: str = "base") -> WinDistribution:
+        """The exact law of one round's capped win (``distribution.py``; computed once per
+        variant and process, about 20 s of CPU)."""
+        from .distribution import win_distribution
+
+        self.check_mode(mode)
+        return win_distribution(self.data(variant), mode)
 
     def simulate_chunk(
         self, rounds: int, seed: np.random.SeedSequence, *, variant: str | None = None, mode: str = "base"

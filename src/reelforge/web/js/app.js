@@ -1,20 +1,49 @@
-// The browser client: session token, routing between screens, the top bar (balance, and
-// the session's time and net position where the profile asks for them), error messages,
-// lost connections, keyboard and sound.
+// The browser client: session token, routing between screens (each opens at the top), the
+// top bar (balance; the session's time, net position and reality checks: protection.js),
+// error messages (kept off the control bar), lost connections, keyboard and sound.
 //
 // Screens (hash routes): #/ lobby · #/game/<id> · #/history · #/history/<round> (recall)
 // · #/replay/<round>.
 
 import { Api, ApiError } from "./api.js";
 import { GameScreen } from "./game-screen.js";
+import { chooseLanguage, setLanguage, t, tk } from "./i18n.js";
 import { renderHistory, renderRecall, renderReplay } from "./history.js";
 import { renderLobby } from "./lobby.js";
 import { formatMoney } from "./money.js";
+import { Protection } from "./protection.js";
 import { sound } from "./sound.js";
-import { dismissTopModal, formatDuration, h, modal, setSpeed, topModal } from "./ui.js";
+import { dismissTopModal, h, modal as openModal, setSpeed, topModal } from "./ui.js";
+
+// Errors and session messages leave the bet and the spin button in view.
+const modal = (opts) => openModal({ keepControlsVisible: true, ...opts });
 
 const TOKEN_KEY = "reelforge.token";
 const DEMO_KEY = "reelforge.demo";
+
+// What the generic error dialog says for the server's error codes a player can meet (the
+// ones with a dialog of their own are in handleError); any other code shows its message.
+const ERROR_TEXT = {
+  not_found: tk("The game server could not find what was asked for."),
+  conflict: tk("This request clashes with one already sent. Reload the page to bring the game up to date."),
+  invalid_bet: tk("This bet is not offered in this game. Choose another bet."),
+  bet_disabled: tk("This bet is switched off at the moment. Choose another bet."),
+  invalid_mode: tk("This way of playing is not offered in this game."),
+  bonus_buy_forbidden: tk("Buying a feature is not allowed in your jurisdiction."),
+  insufficient_bonuses: tk("You do not have enough Bonuses for this bet."),
+  round_pending: tk("A game is still in play: finish it first."),
+  round_not_pending: tk("This game is already over."),
+  step_mismatch: tk("The game moved on in another window. Reload the page to bring it up to date."),
+  action_not_allowed: tk("This choice is not allowed at this point of the game."),
+  invalid_autoplay: tk("These autoplay settings are not allowed here. Check the number of spins and the limits."),
+  autoplay_not_running: tk("No autoplay is running."),
+  too_soon: tk("A game round takes a few seconds here. Wait a moment, then play again."),
+  replay_failed: tk("This game cannot be replayed."),
+  bad_reply: tk("The game server sent a reply that could not be read. Reload the page."),
+};
+
+// Why the server closed a session (its close_reason, in "the session is closed: <reason>").
+const CLOSE_REASONS = [tk("time limit reached"), tk("spend limit reached"), tk("closed by the player")];
 
 class App {
   constructor() {
@@ -22,6 +51,7 @@ class App {
       connectionLost: (info) => this.connectionLost(info),
       connectionBack: () => this.connectionBack(),
     });
+    this.protection = new Protection(this);
     this.sound = sound;
     this.games = [];
     this.gamesById = {};
@@ -41,6 +71,8 @@ class App {
   // -- start -------------------------------------------------------------------------------
 
   async boot() {
+    // The language first: nothing is drawn before its strings are here.
+    await setLanguage(chooseLanguage()).catch((err) => console.error("reelforge: locale", err));
     this.bindChrome();
     const params = new URLSearchParams(location.search);
     const launched = params.get("token");
@@ -66,8 +98,8 @@ class App {
       ]);
       this.games = games.games;
       this.gamesById = Object.fromEntries(this.games.map((g) => [g.id, g]));
-      this.applySession(session);
       this.currency = balance.currency;
+      this.applySession(session);
       this.setBalance(balance.balance);
     } catch (err) {
       await this.handleError(err);
@@ -95,9 +127,9 @@ class App {
   showNoSession() {
     this.el.dataset.screen = "no-session";
     this.view.replaceChildren(h("div.page.center", { "data-testid": "no-session" },
-      h("h1", "No game session"),
-      h("p", "Open the games from your casino account to play."),
-      h("p.muted", "Running locally? Start the server with ./run.sh (demo mode) and reload this page.")));
+      h("h1", t("No game session")),
+      h("p", t("Open the games from your casino account to play.")),
+      h("p.muted", t("Running locally? Start the server with ./run.sh (demo mode) and reload this page."))));
   }
 
   bindChrome() {
@@ -120,6 +152,7 @@ class App {
     const back = document.getElementById("nav-back");
     const title = document.getElementById("screen-title");
     title.textContent = "";
+    this.scrollToTop();
     try {
       if (parts[0] === "game" && this.gamesById[parts[1]]) {
         const game = this.gamesById[parts[1]];
@@ -129,13 +162,13 @@ class App {
         this.screen = new GameScreen(this, game);
         await this.screen.mount(this.view);
       } else if (parts[0] === "history" && parts[1]) {
-        this.setScreen("recall", "Game record", true);
+        this.setScreen("recall", t("Game record"), true);
         await renderRecall(this, this.view, Number(parts[1]));
       } else if (parts[0] === "history") {
-        this.setScreen("history", "History", true);
+        this.setScreen("history", t("History"), true);
         await renderHistory(this, this.view);
       } else if (parts[0] === "replay" && parts[1]) {
-        this.setScreen("replay", "Replay", true);
+        this.setScreen("replay", t("Replay"), true);
         await renderReplay(this, this.view, Number(parts[1]));
       } else {
         this.setScreen("lobby", "", false);
@@ -145,6 +178,14 @@ class App {
       await this.handleError(err);
     }
     back.hidden = this.el.dataset.screen === "lobby";
+    this.scrollToTop(); // again: content that loaded late (history pages) keeps no offset
+  }
+
+  /** Every screen opens at its top: no scroll offset carried over from the last one. */
+  scrollToTop() {
+    this.view.scrollTop = 0;
+    this.view.scrollLeft = 0;
+    if (document.scrollingElement) document.scrollingElement.scrollTop = 0;
   }
 
   setScreen(name, title, showBack) {
@@ -163,21 +204,8 @@ class App {
 
   applySession(session) {
     this.session = session;
-    const rules = session.rules || {};
     this.el.dataset.profile = session.profile;
-    const show = Boolean(rules.shows_net_position);
-    document.getElementById("session-meter").hidden = !show;
-    document.getElementById("net-meter").hidden = !show;
-    if (show) {
-      document.getElementById("net-position").textContent = formatMoney(session.net_position, this.currency);
-      this.sessionStart = Date.now() - session.elapsed_seconds * 1000;
-      clearInterval(this.clock);
-      const tick = () => {
-        document.getElementById("session-time").textContent = formatDuration((Date.now() - this.sessionStart) / 1000);
-      };
-      tick();
-      this.clock = setInterval(tick, 1000);
-    }
+    this.protection.apply(session); // the clock and net position: every profile
   }
 
   async refreshSession() {
@@ -203,7 +231,7 @@ class App {
     const on = this.sound.toggle();
     const b = document.getElementById("btn-sound");
     b.setAttribute("aria-pressed", String(on));
-    b.setAttribute("aria-label", on ? "Sound on" : "Sound off");
+    b.setAttribute("aria-label", on ? t("Sound on") : t("Sound off"));
     this.sound.play("click");
   }
 
@@ -211,8 +239,8 @@ class App {
 
   onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    if (t instanceof HTMLElement && t.closest("input, textarea, select")) return;
+    const target = e.target;
+    if (target instanceof HTMLElement && target.closest("input, textarea, select")) return;
     if (topModal()) {
       if (e.key === "Escape" && dismissTopModal()) e.preventDefault();
       return; // the dialog's own buttons take Space and Enter
@@ -243,13 +271,14 @@ class App {
 
   /** A clear message for an error; `screen` is the game screen when it came from play. */
   async handleError(err, screen = null) {
+    if (this.ended) return; // the session-ended dialog is the last word
     if (!(err instanceof ApiError)) {
       console.error("reelforge: unexpected error", err); // a bug in the client
       await modal({
-        title: "Something went wrong",
-        body: h("p", "The game could not go on. Reload the page: a game in play is restored where it stopped."),
+        title: t("Something went wrong"),
+        body: h("p", t("The game could not go on. Reload the page: a game in play is restored where it stopped.")),
         testid: "error-generic",
-        buttons: [{ label: "Reload", primary: true, onclick: () => location.reload() }],
+        buttons: [{ label: t("Reload"), primary: true, onclick: () => location.reload() }],
       });
       return;
     }
@@ -265,40 +294,45 @@ class App {
         }
         const stake = screen ? screen.level.stake : null;
         const canLower = screen && screen.game.bet_levels.some((l) => l.stake <= this.balance);
+        const short = stake
+          ? t("Your balance of {balance} does not cover a bet of {stake}.", { balance: fmt(this.balance), stake: fmt(stake) })
+          : t("Your balance of {balance} does not cover this bet.", { balance: fmt(this.balance) });
         await modal({
-          title: "Insufficient balance",
-          body: h("p", `Your balance of ${fmt(this.balance)} does not cover ${stake ? `a bet of ${fmt(stake)}` : "this bet"}. ` +
-            (canLower ? "Choose a lower bet, or add funds at your casino." : "Add funds at your casino to keep playing.")),
+          title: t("Insufficient balance"),
+          body: h("p", `${short} ` +
+            (canLower ? t("Choose a lower bet, or add funds at your casino.") : t("Add funds at your casino to keep playing."))),
           testid: "error-insufficient-funds",
           buttons: canLower
-            ? [{ label: "OK", value: false }, { label: "Lower my bet", value: true, primary: true, testid: "lower-bet" }]
-            : [{ label: "OK", value: false, primary: true }],
+            ? [{ label: t("OK"), value: false }, { label: t("Lower my bet"), value: true, primary: true, testid: "lower-bet" }]
+            : [{ label: t("OK"), value: false, primary: true }],
         }).then((lower) => lower && screen.fitBet(this.balance));
         return;
       }
       case "session_expired":
       case "invalid_token":
       case "unauthorized":
-        this.sessionEnded(err.code === "session_expired" ? "Your session has expired." : "Your session is no longer valid.");
+        this.sessionEnded(err.code === "session_expired" ? t("Your session has expired.") : t("Your session is no longer valid."));
         return;
       case "session_closed":
-        this.sessionEnded(err.message.replace(/^the session is closed: /, "Your session is closed: ") + ".");
+        this.sessionEnded(/^the session is closed: /.test(err.message)
+          ? this.closedText(err.message.replace(/^the session is closed: /, ""))
+          : err.message + ".");
         return;
       case "spend_limit":
-        await modal({ title: "Spend limit", body: h("p", "This bet could take you past your session's spend limit. Choose a lower bet."), testid: "error-spend-limit", buttons: [{ label: "OK", primary: true }] });
+        await modal({ title: t("Spend limit"), body: h("p", t("This bet could take you past your session's spend limit. Choose a lower bet.")), testid: "error-spend-limit", buttons: [{ label: t("OK"), primary: true }] });
         return;
       case "autoplay_forbidden":
-        await modal({ title: "Autoplay unavailable", body: h("p", "Autoplay is not allowed in your jurisdiction."), testid: "error-autoplay", buttons: [{ label: "OK", primary: true }] });
+        await modal({ title: t("Autoplay unavailable"), body: h("p", t("Autoplay is not allowed in your jurisdiction.")), testid: "error-autoplay", buttons: [{ label: t("OK"), primary: true }] });
         return;
       case "autoplay_running":
-        await modal({ title: "Autoplay is running", body: h("p", "Stop the autoplay before playing by hand."), testid: "error-autoplay-running", buttons: [{ label: "OK", primary: true }] });
+        await modal({ title: t("Autoplay is running"), body: h("p", t("Stop the autoplay before playing by hand.")), testid: "error-autoplay-running", buttons: [{ label: t("OK"), primary: true }] });
         return;
       default:
         await modal({
-          title: "Something went wrong",
-          body: h("div", h("p", err.message), h("p.muted", `(${err.code})`)),
+          title: t("Something went wrong"),
+          body: h("div", h("p", ERROR_TEXT[err.code] ? t(ERROR_TEXT[err.code]) : err.message), h("p.muted", `(${err.code})`)),
           testid: "error-generic",
-          buttons: [{ label: "OK", primary: true }],
+          buttons: [{ label: t("OK"), primary: true }],
         });
     }
   }
@@ -310,15 +344,15 @@ class App {
     this.screen?.destroy?.();
     this.el.dataset.ended = "1";
     const buttons = this.demo
-      ? [{ label: "Start a new demo session", primary: true, testid: "new-demo", onclick: () => {
+      ? [{ label: t("Start a new demo session"), primary: true, testid: "new-demo", onclick: () => {
         sessionStorage.removeItem(TOKEN_KEY);
         location.reload();
       } }]
       : [];
     modal({
-      title: "Session ended",
+      title: t("Session ended"),
       body: h("div", h("p", { "data-testid": "session-message" }, text),
-        h("p", this.demo ? "Start a new demo session to keep playing." : "To keep playing, open the game again from your casino. A game in play is kept and restored when you come back.")),
+        h("p", this.demo ? t("Start a new demo session to keep playing.") : t("To keep playing, open the game again from your casino. A game in play is kept and restored when you come back."))),
       testid: "error-session",
       dismissable: false,
       buttons,
@@ -326,7 +360,12 @@ class App {
   }
 
   sessionClosed(reason) {
-    this.sessionEnded(`Your session is closed: ${reason}.`);
+    this.sessionEnded(this.closedText(reason));
+  }
+
+  /** "Your session is closed: time limit reached.", the server's reason translated. */
+  closedText(reason) {
+    return t("Your session is closed: {reason}.", { reason: CLOSE_REASONS.includes(reason) ? t(reason) : reason });
   }
 
   // -- lost connection ---------------------------------------------------------------------
@@ -351,12 +390,13 @@ class App {
         resolveGate();
       };
       const dialog = modal({
-        title: "Connection lost",
-        body: h("div", h("p", "The game server cannot be reached. Your game is safe: nothing is played twice, and it goes on where it stopped."),
-          h("p.muted", "Trying again in ", counter, " s…")),
+        title: t("Connection lost"),
+        body: h("div", h("p", t("The game server cannot be reached. Your game is safe: nothing is played twice, and it goes on where it stopped.")),
+          // The countdown is a live element: the sentence is split where its number goes.
+          h("p.muted", t("Trying again in {seconds} s…").split("{seconds}").flatMap((part, i) => (i ? [counter, part] : [part])))),
         testid: "connection-lost",
         dismissable: false,
-        buttons: [{ label: "Retry now", primary: true, testid: "retry", onclick: () => release() }],
+        buttons: [{ label: t("Retry now"), primary: true, testid: "retry", onclick: () => release() }],
       });
       this.retryGate = gate;
     }

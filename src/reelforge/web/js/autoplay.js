@@ -2,20 +2,22 @@
 // optional single-win and total-win limits.  The server enforces all of them on every
 // autoplay/next; the dialog only collects them.
 
+import { t, tk } from "./i18n.js";
 import { formatMoney, moneyInput, parseMoney } from "./money.js";
 import { h, modal } from "./ui.js";
 
 const SPIN_CHOICES = [10, 25, 50, 100, 250, 500, 1000];
 
+// English keys: shown with t() (autoplay-run.js).
 export const STOP_REASONS = {
-  spins_done: "Autoplay finished: all spins played",
-  loss_limit: "Autoplay stopped: loss limit reached",
-  single_win_limit: "Autoplay stopped: single win limit reached",
-  total_win_limit: "Autoplay stopped: total win limit reached",
-  insufficient_balance: "Autoplay stopped: insufficient balance",
-  insufficient_bonuses: "Autoplay stopped: not enough Bonuses",
-  player_action: "Autoplay paused: your decision is needed",
-  cancelled: "Autoplay stopped",
+  spins_done: tk("Autoplay finished: all spins played"),
+  loss_limit: tk("Autoplay stopped: loss limit reached"),
+  single_win_limit: tk("Autoplay stopped: single win limit reached"),
+  total_win_limit: tk("Autoplay stopped: total win limit reached"),
+  insufficient_balance: tk("Autoplay stopped: insufficient balance"),
+  insufficient_bonuses: tk("Autoplay stopped: not enough Bonuses"),
+  player_action: tk("Autoplay paused: your decision is needed"),
+  cancelled: tk("Autoplay stopped"),
 };
 
 /**
@@ -36,51 +38,54 @@ export function autoplayDialog({ stake, currency, maxSpins, balance }) {
   }, String(n)));
   const field = (id, label, hint, value, required) => {
     const input = h("input.field__input", {
-      id, name: id, inputmode: "decimal", autocomplete: "off", value, placeholder: required ? "" : "no limit",
+      id, name: id, inputmode: "decimal", autocomplete: "off", value, placeholder: required ? "" : t("no limit"),
       "aria-describedby": id + "-hint", required,
     });
     return {
       input,
       el: h("label.field", { for: id },
-        h("span.field__label", label, required ? h("span.field__req", " (required)") : null),
+        h("span.field__label", label, required ? h("span.field__req", " ", t("(required)")) : null),
         h("span.field__money", input),
         h("span.field__hint", { id: id + "-hint" }, hint)),
     };
   };
-  const loss = field("ap-loss", "Stop if the loss reaches", `at least one bet (${fmt(stake)})`, moneyInput(stake * 20), true);
-  const single = field("ap-single", "Stop if a single win is at least", "optional", "", false);
-  const total = field("ap-total", "Stop when total wins reach", "optional", "", false);
+  const loss = field("ap-loss", t("Stop if the loss reaches"), t("at least one bet ({stake})", { stake: fmt(stake) }), moneyInput(stake * 20), true);
+  const single = field("ap-single", t("Stop if a single win is at least"), t("optional"), "", false);
+  const total = field("ap-total", t("Stop when total wins reach"), t("optional"), "", false);
   const error = h("p.form-error", { role: "alert", "data-testid": "autoplay-error" });
   const presets = [10, 20, 50, 100].map((k) => h("button.chip.chip--small", {
     type: "button", onclick: () => (loss.input.value = moneyInput(stake * k)),
-  }, `${k}× bet`));
+  }, t("{times}× bet", { times: k })));
   const body = h("form.autoplay-form", { onsubmit: (e) => e.preventDefault() },
-    h("p.autoplay-form__bet", `Bet per spin: ${fmt(stake)} · Balance: ${fmt(balance)}`),
-    h("fieldset.fieldset", h("legend", "Number of spins"), h("div.chips", spinButtons),
-      maxSpins != null ? h("p.field__hint", `At most ${maxSpins} spins here.`) : null),
+    h("p.autoplay-form__bet", t("Bet per spin: {stake} · Balance: {balance}", { stake: fmt(stake), balance: fmt(balance) })),
+    h("fieldset.fieldset", h("legend", t("Number of spins")), h("div.chips", spinButtons),
+      maxSpins != null ? h("p.field__hint", t("At most {n} spins here.", { n: maxSpins })) : null),
     loss.el, h("div.chips", presets), single.el, total.el, error);
   const dialog = modal({
-    title: "Autoplay",
+    title: t("Autoplay"),
     body,
     testid: "dialog-autoplay",
     className: "modal--autoplay",
     buttons: [
-      { label: "Cancel", value: null, testid: "autoplay-cancel" },
+      { label: t("Cancel"), value: null, testid: "autoplay-cancel" },
       {
-        label: "Start autoplay", primary: true, testid: "autoplay-start",
+        label: t("Start autoplay"), primary: true, testid: "autoplay-start",
         onclick: (close) => {
           const lossLimit = parseMoney(loss.input.value);
           if (lossLimit === null || lossLimit < stake) {
-            error.textContent = `Set a loss limit of at least ${fmt(stake)}.`;
+            error.textContent = t("Set a loss limit of at least {stake}.", { stake: fmt(stake) });
             loss.input.focus();
             return;
           }
           const out = { spins, loss_limit: lossLimit };
-          for (const [key, f, label] of [["single_win_limit", single, "single win"], ["total_win_limit", total, "total win"]]) {
+          for (const [key, f, wrong] of [
+            ["single_win_limit", single, tk("The single win limit must be an amount, e.g. {example}.")],
+            ["total_win_limit", total, tk("The total win limit must be an amount, e.g. {example}.")],
+          ]) {
             if (f.input.value.trim() === "") continue;
             const v = parseMoney(f.input.value);
             if (v === null || v <= 0) {
-              error.textContent = `The ${label} limit must be an amount, e.g. 10.00.`;
+              error.textContent = t(wrong, { example: moneyInput(1000) });
               f.input.focus();
               return;
             }

@@ -6,7 +6,28 @@
 // Keys: Space / Enter = the primary action (or the focused choice); 1-9 = the n-th button;
 // arrow keys move between choices; a renderer's custom UI may add its own.
 
+import { t, tk } from "./i18n.js";
 import { h, titleCase } from "./ui.js";
+
+// The games' action names (sent to the server as they are), in words for the player.
+const ACTION_WORDS = {
+  collect: tk("Collect"),
+  collect_all: tk("Collect All"),
+  done: tk("Done"),
+  gamble: tk("Gamble"),
+  hold: tk("Hold"),
+  nudge: tk("Nudge"),
+  pick: tk("Pick"),
+  play: tk("Play"),
+  spin: tk("Spin"),
+  start: tk("Start"),
+  stop: tk("Stop"),
+};
+
+/** An action's name in words: "collect_all" -> "Collect All" (an unknown one title-cased). */
+export function actionWord(name) {
+  return Object.hasOwn(ACTION_WORDS, name) ? t(ACTION_WORDS[name]) : titleCase(name);
+}
 
 export class DecisionPanel {
   /**
@@ -17,7 +38,7 @@ export class DecisionPanel {
   constructor(host, renderer) {
     this.host = host;
     this.renderer = renderer;
-    this.el = h("div.decision", { hidden: true, "data-testid": "decision-panel", role: "group", "aria-label": "Your decision" });
+    this.el = h("div.decision", { hidden: true, "data-testid": "decision-panel", role: "group", "aria-label": t("Your decision") });
     host.append(this.el);
     this.pending = null;
     this.customs = [];
@@ -57,7 +78,7 @@ export class DecisionPanel {
 
   build(round) {
     const r = this.renderer;
-    const prompt = r.decisionPrompt?.(round) || (round.actions.some((a) => a.needs_player) ? "Your decision" : "");
+    const prompt = r.decisionPrompt?.(round) || (round.actions.some((a) => a.needs_player) ? t("Your decision") : "");
     const body = h("div.decision__body");
     const rows = [];
     const hints = [];
@@ -67,13 +88,15 @@ export class DecisionPanel {
       if (custom) {
         this.customs.push(custom);
         if (custom.prompt) hints.push(h("p.decision__hint", custom.prompt));
+        // How to do it with the keyboard: hidden on touch screens (css/access.css).
+        if (custom.keyPrompt) hints.push(h("p.decision__hint.key-hint", custom.keyPrompt));
         if (spec.default !== null && spec.default !== undefined && custom.defaultLabel) {
           rows.push(this.button(custom.defaultLabel, () => this.choose(spec.name, spec.default), spec.name + "-default"));
         }
         continue;
       }
       if (!spec.choices) {
-        rows.push(this.button(r.actionLabel?.(spec, round) || titleCase(spec.name),
+        rows.push(this.button(r.actionLabel?.(spec, round) || actionWord(spec.name),
           () => this.choose(spec.name, null), spec.name));
         continue;
       }
@@ -94,15 +117,16 @@ export class DecisionPanel {
   button(label, onclick, name) {
     const i = this.buttons.length + 1;
     const b = h("button.btn.btn--decision", { type: "button", onclick, "data-action": name, "data-key": String(i) },
-      h("span.btn__label", label), i <= 9 ? h("kbd.btn__key", i === 1 ? "Space" : String(i)) : null);
+      h("span.btn__label", label), i <= 9 ? h("kbd.btn__key", { "aria-hidden": "true" }, i === 1 ? t("Space") : String(i)) : null);
     this.buttons.push(b);
     return b;
   }
 
   listChooser(spec, round) {
-    const wrap = h("div.choices", { role: "radiogroup", "aria-label": titleCase(spec.name) });
+    // A group of buttons (each one chooses at once), not radio buttons.
+    const wrap = h("div.choices", { role: "group", "aria-label": actionWord(spec.name) });
     for (const c of spec.choices) {
-      const label = this.renderer.choiceLabel?.(spec, c, round) ?? `${titleCase(spec.name)} ${c}`;
+      const label = this.renderer.choiceLabel?.(spec, c, round) ?? t("{action} {choice}", { action: actionWord(spec.name), choice: c });
       const b = this.button(label, () => this.choose(spec.name, c), spec.name);
       b.dataset.choice = String(c);
       b.classList.add("btn--choice");
@@ -116,7 +140,7 @@ export class DecisionPanel {
     let mask = spec.default ?? 0;
     const allowed = new Set(spec.choices);
     const toggles = style.labels.map((label, bit) => {
-      const t = h("button.btn.btn--toggle", {
+      const toggle = h("button.btn.btn--toggle", {
         type: "button", "aria-pressed": "false", "data-bit": String(bit),
         onclick: () => {
           const next = mask ^ (1 << bit);
@@ -124,15 +148,15 @@ export class DecisionPanel {
           mask = next;
           sync();
         },
-      }, h("span.btn__label", label), h("kbd.btn__key", String(bit + 1)));
-      return t;
+      }, h("span.btn__label", label), h("kbd.btn__key", { "aria-hidden": "true" }, String(bit + 1)));
+      return toggle;
     });
-    const sync = () => toggles.forEach((t, bit) => t.setAttribute("aria-pressed", String(Boolean(mask >> bit & 1))));
+    const sync = () => toggles.forEach((toggle, bit) => toggle.setAttribute("aria-pressed", String(Boolean(mask >> bit & 1))));
     sync();
     const confirm = h("button.btn.btn--decision.btn--gold", {
       type: "button", "data-action": spec.name, "data-confirm": "1",
       onclick: () => this.choose(spec.name, mask),
-    }, h("span.btn__label", style.confirm || titleCase(spec.name)), h("kbd.btn__key", "Space"));
+    }, h("span.btn__label", style.confirm || actionWord(spec.name)), h("kbd.btn__key", { "aria-hidden": "true" }, t("Space")));
     this.buttons.unshift(confirm);
     this.maskToggles = toggles;
     return h("div.mask", h("div.mask__toggles", toggles), confirm);

@@ -1,13 +1,20 @@
 // The game screen every game shares: stage (the game's renderer), decision panel, bet
 // selector, spin / stop button, win meter, autoplay, paytable and rules.  It runs a round
 // against the server step by step and hands each step's new events to the renderer.
+//
+// Honest presentation: while a round is shown the top bar's balance stays at the balance
+// before it less the stake, and moves to the final figure only when the presentation ends
+// or is skipped; a return at or below the stake is not celebrated (./presentation.js).
 
 import { ApiError, Intent } from "./api.js";
-import { autoplayDialog, STOP_REASONS } from "./autoplay.js";
+import { autoplayMethods } from "./autoplay-run.js";
+import { chooseFeature } from "./buy-menu.js";
 import { DecisionPanel } from "./decision-panel.js";
-import { formatMoney } from "./money.js";
+import { t } from "./i18n.js";
+import { formatMoney, formatNumber, formatPercent } from "./money.js";
+import { BalanceHold, Presenter, tiersFor, WinMeter } from "./presentation.js";
 import { loadRenderer } from "./renderers/index.js";
-import { countUp, h, modal, speed, titleCase, toast, wait, waitReal } from "./ui.js";
+import { h, modal, speed, toast, wait, waitReal } from "./ui.js";
 
 /** Test deployments only: a script of draws for the next request (see docs/web-client.md). */
 function takeScript() {
@@ -31,7 +38,7 @@ export class GameScreen {
     this.autoplay = null;
     this.stopRequested = false;
     this.lastStart = 0;
-    this.winShown = 0;
+    this.presenting = false; // a step's events (or the round's win) are being shown
     this.destroyed = false;
     const saved = Number(localStorage.getItem(`reelforge.bet.${game.id}`));
     const levels = game.bet_levels;
@@ -49,9 +56,11 @@ export class GameScreen {
     try {
       await fn();
     } catch (err) {
+      this.breakOff();
       await this.fail(err);
     } finally {
       this.tasks--;
+      if (!this.tasks) this.breakOff();
       if (!this.destroyed) this.updateControls();
     }
   }
@@ -72,6 +81,16 @@ export class GameScreen {
 
   async mount(view) {
     const mod = await loadRenderer(this.game.id);
+    this.stage = h("div.game__stage");
+    this.balance = new BalanceHold(this.app);
+    this.pres = new Presenter({
+      host: this.stage,
+      format: (m) => this.format(m),
+      sound: this.app.sound,
+      round: () => this.round,
+      stake: (round) => round.stake,
+      onSkip: () => this.skip(),
+    });
     const ctx = {
       game: this.game,
       format: (m) => this.format(m),
@@ -80,7 +99,11 @@ export class GameScreen {
       stake: () => this.round?.stake ?? this.level.stake,
       addWin: (credits) => this.addWin(credits),
       speed: () => speed(),
-      sound: this.app.sound,
+      // Celebration sounds ("win", "bigwin") only for a round returning more than its stake.
+      sound: this.pres.sound,
+      // Full-stage feature intro and total screens: feature.intro({title, sub, kind, testid}),
+      // feature.total({title, amount, kind, testid}).
+      feature: this.pres.feature,
       // The player's stored state for this game, per state key (e.g. piggy banks per bet level).
       playerState: () => this.api.get(`/state?game=${encodeURIComponent(this.game.id)}`),
       // For renderers that draw a whole machine (Los 3 Pinguinos): its own buttons and displays.
@@ -100,6 +123,7 @@ export class GameScreen {
       refreshControls: () => this.updateControls(),
     };
     this.renderer = mod.createRenderer(ctx);
+    this.pres.tiers = tiersFor(this.renderer, this.game);
     this.build(view);
     this.updateControls();
     await this.resume();
@@ -107,41 +131,45 @@ export class GameScreen {
 
   build(view) {
     const g = this.game;
-    this.stage = h("div.game__stage", this.renderer.el);
+    this.stage.append(this.renderer.el);
+    // A tap or click on the stage skips a presentation straight to its end.
+    this.stage.addEventListener("click", () => this.skip(), true);
     this.panel = new DecisionPanel(this.stage, this.renderer);
-    this.betValue = h("button.bet__value", { type: "button", "data-testid": "bet-value", "aria-label": "Choose the bet", onclick: () => this.chooseBet() });
-    this.betDown = h("button.round-btn.bet__down", { type: "button", "aria-label": "Lower bet", "data-testid": "bet-down", onclick: () => this.changeBet(-1) }, "−");
-    this.betUp = h("button.round-btn.bet__up", { type: "button", "aria-label": "Raise bet", "data-testid": "bet-up", onclick: () => this.changeBet(1) }, "+");
-    this.labels = { spin: "Spin", autoplay: "Auto", ...(this.renderer.labels || {}) };
+    this.betValue = h("button.bet__value", { type: "button", "data-testid": "bet-value", "aria-label": t("Choose the bet"), onclick: () => this.chooseBet() });
+    this.betDown = h("button.round-btn.bet__down", { type: "button", "aria-label": t("Lower bet"), "data-testid": "bet-down", onclick: () => this.changeBet(-1) }, "−");
+    this.betUp = h("button.round-btn.bet__up", { type: "button", "aria-label": t("Raise bet"), "data-testid": "bet-up", onclick: () => this.changeBet(1) }, "+");
+    this.labels = { spin: t("Spin"), autoplay: t("Auto"), ...(this.renderer.labels || {}) };
     this.spinLabel = h("span.spin-btn__label", this.labels.spin);
     this.spinSub = h("span.spin-btn__sub", { "data-testid": "spin-sub" });
-    this.spinBtn = h("button.spin-btn", { type: "button", "data-testid": "spin", "aria-label": "Spin (Space)", onclick: () => this.primary() },
+    this.spinBtn = h("button.spin-btn", { type: "button", "data-testid": "spin", "aria-label": t("Spin (Space)"), onclick: () => this.primary() },
       h("span.spin-btn__icon", { "aria-hidden": "true", html: '<svg viewBox="0 0 24 24"><path d="M12 4a8 8 0 0 1 7.4 5H17v2h6V5h-2v2.6A10 10 0 1 0 22 13h-2a8 8 0 1 1-8-9z"/></svg>' }),
       this.spinLabel, this.spinSub);
-    this.autoBtn = h("button.pill-btn.auto-btn", { type: "button", "data-testid": "autoplay", title: "Autoplay (A)", onclick: () => this.openAutoplay() }, this.labels.autoplay);
+    this.autoBtn = h("button.pill-btn.auto-btn", { type: "button", "data-testid": "autoplay", title: t("Autoplay (A)"), onclick: () => this.openAutoplay() }, this.labels.autoplay);
     // Feature buys: modes named buy…, offered by the server only where the profile allows them.
     this.buyModes = (g.modes || []).filter((m) => m.startsWith("buy"));
-    this.buyBtn = h("button.pill-btn.buy-btn", { type: "button", "data-testid": "buy", title: "Buy a feature", onclick: () => this.openBuy() }, "Buy");
+    this.buyBtn = h("button.pill-btn.buy-btn", { type: "button", "data-testid": "buy", title: t("Buy a feature"), onclick: () => this.openBuy() }, t("Buy"));
     this.quickBtn = h("button.pill-btn.quick-btn", {
-      type: "button", "data-testid": "quick-spin", title: "Quick spin (Q)", "aria-pressed": String(this.app.quick),
+      type: "button", "data-testid": "quick-spin", title: t("Quick spin (Q)"), "aria-pressed": String(this.app.quick),
       onclick: () => this.toggleQuick(),
-    }, "⚡ Quick");
-    this.winValue = h("span.winmeter__value", { "data-testid": "win" }, this.format(0));
-    this.winLabel = h("span.winmeter__label", "Win");
-    const info = h("button.icon-btn.info-btn", { type: "button", "data-testid": "open-paytable", title: "Paytable (I)", "aria-label": "Paytable", onclick: () => this.openPaytable() }, "i");
-    const rules = h("button.icon-btn.info-btn", { type: "button", "data-testid": "open-rules", title: "Rules (R)", "aria-label": "Game rules", onclick: () => this.openRules() }, "?");
-    this.rtp = h("span.rtp", { "data-testid": "rtp-badge", title: "Theoretical return to player" }, `RTP ${(g.rtp * 100).toFixed(2)}%`);
+    }, `⚡ ${t("Quick")}`);
+    this.meter = new WinMeter(this.pres, (m) => this.format(m));
+    const info = h("button.icon-btn.info-btn", { type: "button", "data-testid": "open-paytable", title: t("Paytable (I)"), "aria-label": t("Paytable"), onclick: () => this.openPaytable() }, "i");
+    const rules = h("button.icon-btn.info-btn", { type: "button", "data-testid": "open-rules", title: t("Rules (R)"), "aria-label": t("Game rules"), onclick: () => this.openRules() }, "?");
+    this.rtp = h("span.rtp", { "data-testid": "rtp-badge", title: t("Theoretical return to player") }, t("RTP {rtp}", { rtp: formatPercent(g.rtp, 2) }));
     this.controls = h("div.controls",
       h("div.controls__info", info, rules, this.rtp),
-      h("div.bet", h("span.bet__label", "Bet"), h("div.bet__row", this.betDown, this.betValue, this.betUp)),
+      h("div.bet", h("span.bet__label", t("Bet")), h("div.bet__row", this.betDown, this.betValue, this.betUp)),
       h("div.controls__main", this.buyBtn, this.autoBtn, this.spinBtn, this.quickBtn),
-      h("div.winmeter", this.winLabel, this.winValue));
+      this.meter.el);
     this.root = h("section.game", { "data-game": g.id, "data-testid": "game-screen", "aria-label": g.name }, this.stage, this.controls);
+    this.meter.root = this.root;
     view.replaceChildren(this.root);
   }
 
   destroy() {
     this.destroyed = true;
+    this.pres?.end();
+    this.balance.release();
     this.panel?.close();
     clearInterval(this.countdownTimer);
   }
@@ -173,17 +201,19 @@ export class GameScreen {
     if (this.autoplay?.running) {
       this.spinBtn.disabled = false;
       this.spinBtn.classList.add("spin-btn--stop");
-      this.spinLabel.textContent = "Stop";
-      this.spinSub.textContent = `${this.autoplay.spins_left} left`;
+      this.spinLabel.textContent = t("Stop");
+      this.spinSub.textContent = t("{n} left", { n: this.autoplay.spins_left });
       this.spinSub.dataset.testid = "spins-left";
-      this.spinBtn.setAttribute("aria-label", `Stop autoplay, ${this.autoplay.spins_left} spins left`);
+      this.spinBtn.setAttribute("aria-label", t("Stop autoplay, {n} spins left", { n: this.autoplay.spins_left }));
     } else {
       this.spinBtn.classList.remove("spin-btn--stop");
       this.spinSub.dataset.testid = "spin-sub";
       this.spinLabel.textContent = this.labels.spin;
       if (!this.countingDown) this.spinSub.textContent = "";
-      this.spinBtn.setAttribute("aria-label", "Spin (Space)");
-      this.spinBtn.disabled = this.busy && !this.panel.open;
+      // While a round is presented the button skips to its end.
+      this.spinBtn.classList.toggle("spin-btn--skip", this.presenting);
+      this.spinBtn.setAttribute("aria-label", this.presenting ? t("Skip to the result (Space)") : t("Spin (Space)"));
+      this.spinBtn.disabled = this.busy && !this.panel.open && !this.presenting;
     }
     this.renderer.controlsChanged?.({ busy: this.busy, autoplay: Boolean(this.autoplay?.running), locked });
   }
@@ -212,7 +242,7 @@ export class GameScreen {
     if (this.busy) return;
     const own = this.ownBets();
     if (own) {
-      const pick = modal({ title: "Choose your bet", testid: "dialog-bet", body: h("div.betgrid", own.labels.map((label, i) => h("button.chip", {
+      const pick = modal({ title: t("Choose your bet"), testid: "dialog-bet", body: h("div.betgrid", own.labels.map((label, i) => h("button.chip", {
         type: "button", "aria-pressed": String(i === own.index), onclick: () => own.set(i) && (pick.close(i), this.updateControls()),
       }, label))) });
       return;
@@ -224,7 +254,7 @@ export class GameScreen {
         dlg.close(i);
       },
     }, this.format(l.stake))));
-    const dlg = modal({ title: "Choose your bet", body: h("div", grid, h("p.field__hint", `${this.level.credits} credits × coin value`)), testid: "dialog-bet" });
+    const dlg = modal({ title: t("Choose your bet"), body: h("div", grid, h("p.field__hint", t("{n} credits × coin value", { n: this.level.credits }))), testid: "dialog-bet" });
   }
 
   toggleQuick() {
@@ -232,10 +262,14 @@ export class GameScreen {
     this.updateControls();
   }
 
-  /** The big button: spin, the primary decision, or stop autoplay. */
+  /** The big button: spin, the primary decision, stop autoplay, or skip a presentation. */
   primary() {
     if (this.autoplay?.running) {
       this.stopAutoplay();
+      return;
+    }
+    if (this.presenting) {
+      this.skip();
       return;
     }
     if (this.panel.open) {
@@ -246,6 +280,11 @@ export class GameScreen {
   }
 
   onKey(e) {
+    // Space (or Enter) skips a presentation, before a machine's own keys see it.
+    if (this.presenting && !this.autoplay?.running && (e.key === " " || e.key === "Enter")) {
+      this.skip();
+      return true;
+    }
     if (this.renderer.onKey?.(e)) return true; // a machine's own keys first (Los 3 Pinguinos)
     if (this.panel.open && this.panel.handleKey(e)) return true;
     switch (e.key) {
@@ -292,21 +331,41 @@ export class GameScreen {
     }
   }
 
-  // -- win meter ---------------------------------------------------------------------------
+  // -- win meter -----------------------------------------------------------------------------
 
   setWin(minor) {
-    this.winShown = minor;
-    this.winValue.textContent = this.format(minor);
-    this.root.classList.toggle("game--won", minor > 0);
+    this.meter.set(minor, this.round);
   }
 
   addWin(credits) {
-    const coin = this.round?.coin ?? this.level.coin;
-    const from = this.winShown;
-    const to = from + credits * coin;
-    this.winShown = to;
-    this.root.classList.toggle("game--won", to > 0);
-    return countUp(this.winValue, from, to, 700, (v) => this.format(v));
+    return this.meter.add(credits * (this.round?.coin ?? this.level.coin), this.round);
+  }
+
+  // -- presenting ----------------------------------------------------------------------------
+
+  setPresenting(on) {
+    this.presenting = on;
+    if (on) this.root.dataset.presenting = "1";
+    else delete this.root.dataset.presenting;
+    this.updateControls();
+  }
+
+  /** Show a step's new events. */
+  async presentStep(events, round) {
+    this.setPresenting(true);
+    try {
+      await this.renderer.present(events, round);
+      this.setWin(round.win);
+    } finally {
+      this.setPresenting(false);
+    }
+  }
+
+  /** Tap, click or Space while a round is shown: straight to its end. */
+  skip() {
+    if (!this.presenting) return;
+    this.pres.skip();
+    this.root.dataset.skipped = "1";
   }
 
   // -- game cycle timing (GB: at least min_cycle_seconds between round starts) ------------
@@ -325,7 +384,7 @@ export class GameScreen {
     this.root.dataset.waiting = "1";
     const tick = () => {
       const left = Math.max(0, until - Date.now());
-      this.spinSub.textContent = `next game in ${(left / 1000).toFixed(1)} s`;
+      this.spinSub.textContent = t("next game in {seconds} s", { seconds: formatNumber(left / 1000, 1) });
     };
     tick();
     this.countdownTimer = setInterval(tick, 100);
@@ -352,6 +411,7 @@ export class GameScreen {
       if (script) body.script = script;
       const intent = new Intent("/rounds", body);
       this.round = null;
+      this.pres.begin();
       this.renderer.reset();
       this.setWin(0);
       this.renderer.startSpin();
@@ -363,8 +423,16 @@ export class GameScreen {
         throw err;
       }
       this.app.setBalance(reply.balance);
+      this.balance.hold(reply);
       await this.playRound(reply.round, 0, false, reply);
     });
+  }
+
+  /** Whatever stopped a round's presentation (an error, the task's end): nothing stays held. */
+  breakOff() {
+    if (this.presenting) this.setPresenting(false);
+    this.pres.end();
+    this.balance.release();
   }
 
   /** POST /rounds; a 429 too_soon (GB cycle) waits and sends the same intent again. */
@@ -389,10 +457,7 @@ export class GameScreen {
    */
   async playRound(round, from, restored = false, reply = null) {
     this.round = round;
-    if (from < round.events.length) {
-      await this.renderer.present(round.events.slice(from), round);
-      this.setWin(round.win);
-    }
+    if (from < round.events.length) await this.presentStep(round.events.slice(from), round);
     while (round.status === "pending" && !this.destroyed) {
       const choice = await this.nextDecision(round, restored);
       if (this.destroyed || !choice) return;
@@ -406,13 +471,24 @@ export class GameScreen {
       round = reply.round;
       this.round = round;
       this.app.setBalance(reply.balance);
-      await this.renderer.present(round.events.slice(known), round);
-      this.setWin(round.win);
+      this.balance.hold(reply);
+      await this.presentStep(round.events.slice(known), round);
     }
     if (round.status === "complete") await this.roundDone(round, reply);
   }
 
+  /** The round is over: its Big / Mega / Epic screen where it reaches one, then the real
+   *  balance, the session meters and an idle screen. */
   async roundDone(round, reply) {
+    this.setPresenting(true);
+    try {
+      await this.pres.celebrate(round);
+    } finally {
+      this.setPresenting(false);
+    }
+    this.pres.end();
+    this.setWin(round.win);
+    this.balance.release();
     this.root.dataset.lastRound = String(round.id);
     // The session meters (net position, spend) are part of the round's result: the screen is
     // not idle until they show it.
@@ -433,6 +509,8 @@ export class GameScreen {
         if (this.panel.open && this.round === round) this.panel.choose(spec.name, null);
       });
     } else {
+      // The player decides: a skip of what came before ends here.
+      this.pres.pause();
       this.panel.el.classList.remove("decision--auto");
       this.app.sound.play("feature");
     }
@@ -442,7 +520,7 @@ export class GameScreen {
   async fail(err) {
     if (this.destroyed) return;
     if (err instanceof ApiError && ["step_mismatch", "round_not_pending", "action_not_allowed", "round_pending"].includes(err.code)) {
-      toast("The game was brought up to date from the server.", "info");
+      toast(t("The game was brought up to date from the server."), "info");
       await this.resume();
       return;
     }
@@ -469,19 +547,22 @@ export class GameScreen {
       const i = this.game.bet_levels.findIndex((l) => l.stake === bet);
       if (i >= 0) this.levelIndex = i;
       this.round = round;
+      this.pres.begin();
+      // The server pays a round's win when it completes: the balance is already the held one.
+      if (this.app.balance !== null) this.balance.hold({ balance: this.app.balance, round });
       await this.renderer.restore(round);
       this.setWin(round.win);
       this.root.dataset.restored = String(round.id);
-      toast("Your unfinished game has been restored.", "info");
+      toast(t("Your unfinished game has been restored."), "info");
       this.task(() => this.playRound(round, round.events.length, true));
       return;
     }
     if (ap.autoplay?.running && ap.autoplay.game === this.game.id) {
       const go = await modal({
-        title: "Autoplay is running",
-        body: h("p", `Your autoplay has ${ap.autoplay.spins_left} spins left.`),
+        title: t("Autoplay is running"),
+        body: h("p", t("Your autoplay has {n} spins left.", { n: ap.autoplay.spins_left })),
         testid: "dialog-autoplay-resume",
-        buttons: [{ label: "Stop it", value: false }, { label: "Continue", value: true, primary: true }],
+        buttons: [{ label: t("Stop it"), value: false }, { label: t("Continue"), value: true, primary: true }],
       });
       this.autoplay = ap.autoplay;
       if (go) this.task(() => this.autoplayLoop());
@@ -489,158 +570,20 @@ export class GameScreen {
     }
   }
 
-  // -- autoplay ----------------------------------------------------------------------------
-
-  async openAutoplay() {
-    if (this.busy || this.autoplay?.running || this.autoBtn.hidden) return;
-    const own = this.renderer.roundRequest?.();
-    if (own === false) return;
-    const limits = await autoplayDialog({
-      stake: own ? own.cost : this.level.stake,
-      currency: this.game.currency,
-      // The game's own cap (GET /games: the smaller of the game's and the profile's) wins.
-      maxSpins: this.game.autoplay_max_spins ?? this.rules.autoplay_max_spins ?? null,
-      balance: this.app.balance,
-    });
-    if (!limits) return;
-    try {
-      const body = { game: this.game.id, stake: own ? own.stake : this.level.stake, ...limits };
-      if (own?.mode && own.mode !== "base") body.mode = own.mode;
-      const reply = await this.api.post(new Intent("/autoplay", body));
-      this.autoplay = reply.autoplay;
-    } catch (err) {
-      await this.app.handleError(err, this);
-      return;
-    }
-    await this.task(() => this.autoplayLoop());
-  }
-
-  async autoplayLoop() {
-    this.stopRequested = false;
-    delete this.root.dataset.autoplayStop;
-    this.updateControls();
-    try {
-      while (this.autoplay?.running && !this.stopRequested && !this.destroyed) {
-        this.round = null;
-        this.renderer.reset();
-        this.setWin(0);
-        this.renderer.startSpin();
-        let reply;
-        try {
-          reply = await this.api.post(new Intent("/autoplay/next"));
-        } catch (err) {
-          this.renderer.abortSpin();
-          throw err;
-        }
-        this.autoplay = reply.autoplay;
-        this.app.setBalance(reply.balance);
-        this.updateControls();
-        if (!reply.round) {
-          this.renderer.abortSpin();
-          break;
-        }
-        await this.playRoundAutoplay(reply);
-        await wait(250);
-      }
-    } finally {
-      const reason = this.stopRequested ? "cancelled" : this.autoplay?.stop_reason;
-      if (this.autoplay) this.autoplay.running = false;
-      if (!this.destroyed) {
-        this.updateControls();
-        if (reason) this.showStopReason(reason);
-      }
-    }
-    // A round autoplay left for the player (an Ice Diamonds pick) is played by hand.
-    if (this.round && this.round.status === "pending" && !this.destroyed) {
-      await this.playRound(this.round, this.round.events.length);
-    }
-  }
-
-  async playRoundAutoplay(reply) {
-    const round = reply.round;
-    this.round = round;
-    await this.renderer.present(round.events, round);
-    this.setWin(round.win);
-    if (round.status === "complete") await this.roundDone(round, reply);
-  }
-
-  showStopReason(reason) {
-    const text = STOP_REASONS[reason] || `Autoplay stopped (${reason})`;
-    this.root.dataset.autoplayStop = reason;
-    toast(text, reason === "spins_done" || reason === "cancelled" ? "info" : "warn", 5000).dataset.testid = "autoplay-stopped";
-  }
-
-  async stopAutoplay() {
-    if (this.stopRequested) return;
-    this.stopRequested = true;
-    this.spinSub.textContent = "stopping…";
-    try {
-      await this.api.post(new Intent("/autoplay/stop"));
-    } catch (err) {
-      if (!(err instanceof ApiError && err.code === "autoplay_not_running")) await this.app.handleError(err, this);
-    }
-    if (!this.busy && this.autoplay) {
-      this.autoplay.running = false;
-      this.updateControls();
-      this.showStopReason("cancelled");
-    }
-  }
-
-  /**
-   * The features on sale at the chosen bet: the renderer's own list (`buyOptions(level)`:
-   * [{mode, title, text, price}]) or, without one, each buy… mode priced from the game
-   * info's `buy` multiples (`buy-lock-spin` -> `buy.lock_spin` × the bet) where it has them.
-   */
-  buyOptions() {
-    const own = this.renderer.buyOptions?.(this.level);
-    if (own) return own.filter((o) => this.buyModes.includes(o.mode));
-    return this.buyModes.map((m) => {
-      const times = this.game.buy?.[m.replace(/^buy-?/, "").replace(/-/g, "_")];
-      return { mode: m, title: titleCase(m.replace(/^buy-?/, "")) || "Feature", text: "", price: Number.isInteger(times) ? times * this.level.stake : null };
-    });
-  }
-
   async openBuy() {
     if (this.busy || this.buyBtn.hidden) return;
-    const options = this.buyOptions();
-    const balance = this.app.balance;
-    let dlg = null;
-    const cards = options.map((o) => {
-      const short = o.price !== null && balance !== null && balance < o.price;
-      return h("div.buy-option", { "data-mode": o.mode },
-        h("div.buy-option__text", h("h3.buy-option__title", o.title), o.text ? h("p.buy-option__desc", o.text) : null,
-          short ? h("p.buy-option__short", "Your balance does not cover this price.") : null),
-        h("button.btn.btn--gold.buy-option__btn", {
-          type: "button", "data-testid": "buy-option", "data-mode": o.mode, disabled: short,
-          onclick: () => dlg.close(o),
-        }, o.price === null ? "Buy" : `Buy for ${this.format(o.price)}`));
-    });
-    dlg = modal({
-      title: "Buy a feature",
-      body: h("div.buy-menu", h("p.buy-menu__bet", `Your bet: ${this.format(this.level.stake)}. A bought feature starts at once.`), cards),
-      testid: "dialog-buy",
-      buttons: [{ label: "Cancel", value: null }],
-    });
-    const chosen = await dlg;
-    if (!chosen) return;
-    const price = chosen.price === null ? "" : ` for ${this.format(chosen.price)}`;
-    const ok = await modal({
-      title: `Buy ${chosen.title}?`,
-      body: h("p", `${chosen.title}${price}, at your bet of ${this.format(this.level.stake)}. The price is taken from your balance now.`),
-      testid: "dialog-buy-confirm",
-      buttons: [{ label: "Cancel", value: false }, { label: `Buy${price}`, value: true, primary: true, testid: "buy-confirm" }],
-    });
-    if (ok) await this.spin(chosen.mode);
+    const mode = await chooseFeature(this);
+    if (mode) await this.spin(mode);
   }
 
   // -- information -------------------------------------------------------------------------
 
   openPaytable() {
-    modal({ title: `${this.game.name} — Paytable`, body: this.renderer.paytable(this.level), testid: "dialog-paytable", className: "modal--wide" });
+    modal({ title: t("{game} — Paytable", { game: this.game.name }), body: this.renderer.paytable(this.level), testid: "dialog-paytable", className: "modal--wide" });
   }
 
   openRules() {
-    modal({ title: `${this.game.name} — Rules`, body: this.renderer.rules(), testid: "dialog-rules", className: "modal--wide" });
+    modal({ title: t("{game} — Rules", { game: this.game.name }), body: this.renderer.rules(), testid: "dialog-rules", className: "modal--wide" });
   }
 
   /** After insufficient funds: the highest bet the balance covers, if any. */
@@ -654,3 +597,5 @@ export class GameScreen {
     return best >= 0;
   }
 }
+
+Object.assign(GameScreen.prototype, autoplayMethods);

@@ -2,7 +2,7 @@
 // with the Web Animations API.  Renderers give it their symbol art; it knows nothing of
 // any game's rules.
 
-import { h, speed } from "./ui.js";
+import { h, speed, wait } from "./ui.js";
 
 const LOOP_CELLS = 10; // filler cells in a free-running (waiting) strip
 const STOP_FILLERS = 14; // filler cells scrolled past when a reel stops
@@ -13,6 +13,7 @@ export class Reels {
    *   reels, rows: the window's size
    *   symbol(code) -> Node: the art for a symbol code
    *   filler(reel) -> code: a random symbol to show while a reel spins
+   *   codes: the game's symbols, for a default idle screen (optional)
    *   onReelStop(reel): called as each reel lands (sound)
    */
   constructor(o) {
@@ -51,15 +52,26 @@ export class Reels {
       c.strip.style.transform = "";
     });
     this.el.dataset.window = JSON.stringify(window);
+    delete this.el.dataset.idle;
   }
 
-  /** Fill the reels with random symbols (before the first round). */
-  randomize() {
+  /**
+   * The idle screen before the first round: always the same window (the renderer's own
+   * neutral one, else symbols taken in turn), never a random one that could show a near miss.
+   */
+  idle(window = null) {
+    this.idleWindow = window || this.defaultIdle();
+    this.setWindow(this.idleWindow);
+    this.el.dataset.idle = "1";
+  }
+
+  defaultIdle() {
+    const codes = this.o.codes || [];
     const win = [];
     for (let r = 0; r < this.reels; r++) {
-      win.push(Array.from({ length: this.rows }, () => this.o.filler(r)));
+      win.push(Array.from({ length: this.rows }, (_, k) => (codes.length ? codes[(r * this.rows + k * 2) % codes.length] : this.o.filler(r))));
     }
-    this.setWindow(win);
+    return win;
   }
 
   /** Start every reel running (while the server answers). */
@@ -68,6 +80,7 @@ export class Reels {
     this.spinning = true;
     this.clearHighlights();
     this.el.dataset.state = "spinning";
+    delete this.el.dataset.idle;
     this.columns.forEach((c, r) => {
       const cells = [];
       for (let i = 0; i < LOOP_CELLS; i++) cells.push(this.o.filler(r));
@@ -90,39 +103,56 @@ export class Reels {
   abortSpin() {
     this.spinning = false;
     if (this.window) this.setWindow(this.window);
-    else this.randomize();
+    else this.idle(this.idleWindow);
     delete this.el.dataset.state;
   }
 
   /**
    * Stop the reels on `window`, reel by reel.  opts.delays[r]: extra ms before reel r lands
-   * (anticipation).  Resolves when the last reel has landed.
+   * (anticipation: the reel glows while it spins on; opts.onAnticipate() when the first such
+   * reel starts).  Resolves when the last reel has landed.  Times are at speed 1: the waits
+   * scale, and a skipped presentation lands every reel at once.
    */
   async stopAt(window, opts = {}) {
     if (!this.spinning) this.startSpin();
-    const s = speed();
-    const base = (opts.spinMs ?? 520) * s;
-    const stagger = (opts.staggerMs ?? 170) * s;
-    const landing = (opts.landMs ?? 380) * s;
+    const base = opts.spinMs ?? 520;
+    const stagger = opts.staggerMs ?? 170;
+    const landing = opts.landMs ?? 380;
     const extra = opts.delays || [];
     const prev = this.window || window;
     let acc = base;
+    let glowing = false;
     const done = [];
     for (let r = 0; r < this.reels; r++) {
-      acc += (r ? stagger : 0) + (extra[r] || 0) * s;
+      acc += r ? stagger : 0;
+      if (extra[r] > 0) {
+        // It would have landed now: it glows and spins on.
+        const col = this.columns[r].col;
+        wait(acc).then(() => {
+          if (!this.spinning) return;
+          col.classList.add("reel--anticipate");
+          this.el.classList.add("reels--anticipate");
+          if (!glowing) opts.onAnticipate?.();
+          glowing = true;
+        });
+        acc += extra[r];
+      }
       done.push(this.landReel(r, window[r], prev[r], acc, landing));
     }
     await Promise.all(done);
+    this.el.classList.remove("reels--anticipate");
     this.window = window.map((c) => c.slice());
     this.el.dataset.window = JSON.stringify(window);
     this.spinning = false;
     delete this.el.dataset.state;
   }
 
-  landReel(r, column, previous, after, landing) {
+  landReel(r, column, previous, after, landingMs) {
     const c = this.columns[r];
     return new Promise((resolve) => {
-      setTimeout(() => {
+      wait(after).then(() => {
+        c.col.classList.remove("reel--anticipate");
+        const landing = landingMs * speed();
         const fillers = Array.from({ length: STOP_FILLERS }, () => this.o.filler(r));
         const codes = column.concat(fillers, previous);
         const n = codes.length;
@@ -148,7 +178,7 @@ export class Reels {
           this.finishReel(c, column, r);
           resolve();
         };
-      }, Math.max(0, after));
+      });
     });
   }
 

@@ -12,7 +12,12 @@ const NOTES = {
   diamond: [[1319, 0.08, "sine", 0.12], [1760, 0.2, "sine", 0.1]],
   crack: [[110, 0.15, "sawtooth", 0.1]],
   error: [[200, 0.15, "square", 0.07], [150, 0.25, "square", 0.07]],
+  anticipate: [[330, 0.1, "sine", 0.06], [392, 0.1, "sine", 0.06], [440, 0.1, "sine", 0.06], [494, 0.18, "sine", 0.06]],
 };
+
+// Every sound the client asks for, on or off, newest last (the last 200): the browser tests
+// read it to check which rounds were celebrated.
+const LOG_SIZE = 200;
 
 export class Sound {
   constructor() {
@@ -31,6 +36,11 @@ export class Sound {
   }
 
   play(name) {
+    if (typeof window !== "undefined") {
+      const log = (window.__reelforgeSounds ||= []);
+      log.push(name);
+      if (log.length > LOG_SIZE) log.splice(0, log.length - LOG_SIZE);
+    }
     if (!this.enabled || !this.ctx) return;
     const seq = NOTES[name];
     if (!seq) return;

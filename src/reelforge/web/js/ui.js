@@ -1,5 +1,7 @@
 // Small DOM helpers shared by every screen: element builder, modals, toasts, timing.
 
+import { t } from "./i18n.js";
+
 /**
  * h("button.btn.btn--gold", {onclick, type: "button"}, "Spin") -> HTMLButtonElement.
  * Attributes starting with "on" are listeners; "dataset" / "style" objects are merged;
@@ -55,6 +57,9 @@ export function clear(el) {
 // -- timing -------------------------------------------------------------------------------
 
 let speedFactor = 1;
+// Skipping a presentation (tap / Space): every wait ends now and later ones take no time.
+let skipping = false;
+const pendingWaits = new Set();
 
 /** Scale every animation (quick spin; tests). */
 export function setSpeed(f) {
@@ -62,14 +67,41 @@ export function setSpeed(f) {
   document.documentElement.style.setProperty("--speed", String(f));
 }
 
-export function speed() {
-  const forced = typeof window !== "undefined" ? window.__reelforgeSpeed : undefined;
-  return typeof forced === "number" ? forced : speedFactor;
+// A replay's tempo (1, 2, 4; Infinity skips to the end) divides every animation's length on
+// top of the speed; only the replay screen sets it, and puts it back to 1 when it leaves.
+let tempo = 1;
+
+export function setTempo(value) {
+  tempo = value > 0 ? value : 1;
 }
 
-/** Wait ms milliseconds, scaled by the animation speed. */
+export function speed() {
+  if (skipping) return 0;
+  const forced = typeof window !== "undefined" ? window.__reelforgeSpeed : undefined;
+  return (typeof forced === "number" ? forced : speedFactor) / tempo;
+}
+
+export function setSkipping(on) {
+  skipping = Boolean(on);
+  if (!skipping) return;
+  for (const done of [...pendingWaits]) done();
+}
+
+export function isSkipping() {
+  return skipping;
+}
+
+/** Wait ms milliseconds, scaled by the animation speed; a skip ends it at once. */
 export function wait(ms) {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms * speed())));
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      pendingWaits.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms * speed()));
+    pendingWaits.add(done);
+  });
 }
 
 /** Wait real milliseconds (regulatory timing, not scaled). */
@@ -87,7 +119,7 @@ export function countUp(el, from, to, ms, fmt) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const step = (now) => {
-      const k = Math.min(1, (now - t0) / duration);
+      const k = skipping ? 1 : Math.min(1, (now - t0) / duration);
       const eased = 1 - (1 - k) ** 3;
       el.textContent = fmt(k >= 1 ? to : from + Math.floor((to - from) * eased));
       if (k < 1) requestAnimationFrame(step);
@@ -107,8 +139,11 @@ export function topModal() {
 
 /**
  * Open a modal dialog.  opts: {title, body (node|string), buttons: [{label, value, primary,
- * testid, key}], dismissable, className, testid}.  Resolves with the chosen button's value
- * (or null when dismissed).  The returned promise has .close(value) and .el.
+ * testid, key}], dismissable, className, testid, keepControlsVisible}.  Resolves with the
+ * chosen button's value (or null when dismissed).  The returned promise has .close(value)
+ * and .el.  With keepControlsVisible (errors, the reality check) the dialog and its dimmed
+ * backdrop stay off the game's control bar, so the bet and the spin button remain in view
+ * (still blocked: clicks there land on the clear part of the backdrop).
  */
 export function modal(opts) {
   const root = document.getElementById("modals");
@@ -132,9 +167,9 @@ export function modal(opts) {
   const header = h("div.modal__head",
     h("h2.modal__title", { id: "modal-title-" + (modalStack.length + 1) }, opts.title || ""),
     opts.dismissable !== false
-      ? h("button.icon-btn.modal__close", { type: "button", "aria-label": "Close", onclick: () => close(null) }, "✕")
+      ? h("button.icon-btn.modal__close", { type: "button", "aria-label": t("Close"), onclick: () => close(null) }, "✕")
       : null);
-  const body = h("div.modal__body", opts.body || "");
+  const body = h("div.modal__body", { tabindex: "0" }, opts.body || "");
   const buttons = (opts.buttons || []).map((b) =>
     h(`button.btn${b.primary ? ".btn--gold" : ""}`, {
       type: "button",
@@ -148,6 +183,7 @@ export function modal(opts) {
       if (e.target === backdrop && opts.dismissable !== false) close(null);
     },
   }, dialog);
+  if (opts.keepControlsVisible) keepClear(backdrop);
   const entry = { close, el: dialog, dismissable: opts.dismissable !== false, keys: opts.keys };
   modalStack.push(entry);
   root.append(backdrop);
@@ -170,8 +206,37 @@ export function dismissTopModal() {
 
 // -- toasts -------------------------------------------------------------------------------
 
+/**
+ * Where the game's controls are: {bottom, right} pixels of the window they take, as a bar
+ * along the bottom (desktop, phones upright) or down the right side (phones on their side);
+ * zeros where no game is on screen.
+ */
+export function controlsInset() {
+  const bar = document.querySelector(".game .controls");
+  if (!bar || !bar.getClientRects().length) return { bottom: 0, right: 0 };
+  const r = bar.getBoundingClientRect();
+  if (r.width >= window.innerWidth / 2) return { bottom: Math.max(0, window.innerHeight - r.top), right: 0 };
+  return { bottom: 0, right: Math.max(0, window.innerWidth - r.left) };
+}
+
+function keepClear(backdrop) {
+  const inset = controlsInset();
+  backdrop.classList.add("modal-backdrop--clear");
+  backdrop.style.setProperty("--clear-bottom", `${Math.round(inset.bottom)}px`);
+  backdrop.style.setProperty("--clear-right", `${Math.round(inset.right)}px`);
+}
+
+/** Toasts sit under the top bar, over the stage: never on the spin button or the bet. */
+function placeToasts(root) {
+  const bar = document.getElementById("topbar");
+  const top = bar ? bar.getBoundingClientRect().bottom : 0;
+  root.style.setProperty("--toast-top", `${Math.round(top)}px`);
+  root.style.setProperty("--clear-right", `${Math.round(controlsInset().right)}px`);
+}
+
 export function toast(text, kind = "info", ms = 3500) {
   const root = document.getElementById("toasts");
+  placeToasts(root);
   const el = h(`div.toast.toast--${kind}`, { "data-testid": "toast" }, text);
   root.append(el);
   setTimeout(() => {

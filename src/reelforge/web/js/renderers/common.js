@@ -1,7 +1,8 @@
-// Pieces every renderer may use: announcements over the reels, the big-win celebration,
-// a way/line win caption, and small formatting helpers.
+// Pieces every renderer may use: announcements over the reels, feature intro and total
+// screens (the shared client's, see ../presentation.js), a way/line win caption, and small
+// formatting helpers.
 
-import { countUp, h, wait } from "../ui.js";
+import { h, wait } from "../ui.js";
 
 /**
  * A big announcement over `host` (e.g. "10 DRAGON SPINS").  Resolves after `ms` (scaled
@@ -25,21 +26,20 @@ export function banner(host, { title, sub = "", kind = "info", ms = 1600, testid
   });
 }
 
-/** BIG WIN / MEGA WIN / EPIC WIN with the amount counting up. */
-export async function bigWin(host, { amount, stake, format, sound }) {
-  const ratio = amount / stake;
-  const title = ratio >= 100 ? "EPIC WIN" : ratio >= 40 ? "MEGA WIN" : "BIG WIN";
-  const value = h("div.bigwin__amount", format(0));
-  const el = h("div.bigwin", { "data-testid": "big-win" },
-    h("div.bigwin__rays"), h("div.bigwin__title", title), value);
-  host.append(el);
-  sound?.play("bigwin");
-  let skip = false;
-  el.addEventListener("click", () => (skip = true));
-  await countUp(value, 0, amount, 2200, format);
-  if (!skip) await wait(1100);
-  el.classList.add("bigwin--out");
-  setTimeout(() => el.remove(), 300);
+/**
+ * A feature starts: the shared full-stage intro (ctx.feature, on the game screen), or a
+ * banner over `host` where there is none (recall, replay).  opts: {title, sub, kind, testid}.
+ */
+export function featureIntro(ctx, host, opts) {
+  if (ctx.feature) return ctx.feature.intro(opts);
+  return banner(host, { title: opts.title, sub: opts.sub, testid: opts.testid, kind: opts.bannerKind || "feature", ms: 1600 });
+}
+
+/** A feature ends: its total screen (`amount` in minor units), or a banner without one. */
+export function featureTotal(ctx, host, opts) {
+  if (ctx.feature) return ctx.feature.total(opts);
+  const sub = [opts.sub, ctx.format(opts.amount)].filter(Boolean).join(" · ");
+  return banner(host, { title: opts.title, sub, testid: opts.testid, kind: opts.bannerKind || "feature", ms: 1500 });
 }
 
 /** The caption under the reels for one win: "5 × Gnome King · 12 ways · £6.00". */

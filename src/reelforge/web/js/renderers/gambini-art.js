@@ -51,7 +51,7 @@ const ghostBody = (fill, stroke, eye = "#1b0f2a") =>
    <path d="M30 28 Q36 20 44 20" stroke="#fff" stroke-opacity=".7" stroke-width="3" fill="none" stroke-linecap="round"/>`;
 
 export const SPRITE = `
-<svg xmlns="http://www.w3.org/2000/svg" class="sprite" aria-hidden="true" width="0" height="0" style="position:absolute">
+<svg xmlns="http://www.w3.org/2000/svg" class="sprite" aria-hidden="true" width="0" height="0">
  <defs>
   <linearGradient id="gog-gold" x1="0" y1="0" x2="0" y2="1">
    <stop offset="0" stop-color="#fff6c2"/><stop offset=".45" stop-color="#f2c14e"/><stop offset="1" stop-color="#8f5a0c"/>

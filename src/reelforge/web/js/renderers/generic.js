@@ -2,6 +2,8 @@
 // codes) is drawn with plain symbol tiles; every other event is listed as text.  New games
 // start here and get a renderer of their own when their art is ready.
 
+import { actionWord } from "../decision-panel.js";
+import { t } from "../i18n.js";
 import { Reels } from "../reels.js";
 import { h, titleCase, wait } from "../ui.js";
 import { formatPercent } from "../money.js";
@@ -42,7 +44,7 @@ class GenericRenderer {
     const strips = this.game.strips;
     if (Array.isArray(strips) && strips.length) this.makeReels(strips.length, 1);
     else this.makeReels(5, 3);
-    this.reels.randomize();
+    this.reels.idle();
   }
 
   makeReels(reels, rows) {
@@ -50,6 +52,7 @@ class GenericRenderer {
     this.reels = new Reels({
       reels, rows,
       symbol: (code) => symbolTile(code, this.game),
+      codes: symbols,
       filler: () => symbols[Math.floor(Math.random() * symbols.length)],
       onReelStop: () => this.ctx.sound?.play("stop"),
     });
@@ -94,7 +97,7 @@ class GenericRenderer {
         else if (ev.credits && ev.symbol) {
           this.reels.highlight(ev.window.flatMap((col, r) => col.map((_, row) => [r, row])), "win");
         }
-        this.caption.replaceChildren(ev.credits ? winCaption([this.ctx.credits(ev.credits), "win"]) : "");
+        this.caption.replaceChildren(ev.credits ? winCaption([this.ctx.credits(ev.credits), t("win")]) : "");
         if (!opts.instant && ev.credits) await wait(500);
       } else if (!opts.instant) {
         await wait(250);
@@ -108,13 +111,13 @@ class GenericRenderer {
     const n = this.reels.reels;
     const all = (1 << n) - 1;
     if (spec.name === "hold" && spec.choices.every((c) => c >= 0 && c < all)) {
-      return { kind: "mask", labels: Array.from({ length: n }, (_, i) => `Hold ${i + 1}`), confirm: "Respin" };
+      return { kind: "mask", labels: Array.from({ length: n }, (_, i) => t("Hold {n}", { n: i + 1 })), confirm: t("Respin") };
     }
     return { kind: "list" };
   }
 
   actionLabel(spec) {
-    return titleCase(spec.name);
+    return actionWord(spec.name);
   }
 
   autoContinue() {
@@ -150,15 +153,15 @@ class GenericRenderer {
         ? Object.entries(pay).map(([n, v]) => `${n}: ${this.ctx.format(v * level.coin)}`).join(" · ")
         : this.ctx.format(pay * level.coin))));
     return h("div.paytable", { "data-testid": "paytable" },
-      h("p", `Pays at your bet of ${this.ctx.format(level.stake)}.`),
+      h("p", t("Pays at your bet of {stake}.", { stake: this.ctx.format(level.stake) })),
       h("table.table", h("tbody", rows)));
   }
 
   rules() {
     const g = this.game;
     return h("div.rules", { "data-testid": "rules" },
-      h("p.rules__rtp", "Theoretical return to player (RTP): ", h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2))),
-      g.test_only ? h("p", "A test-only game, shown with the generic renderer.") : null,
-      h("p.rules__meta", `Game ${g.name} version ${g.version}, RTP variant ${g.variant}.`));
+      h("p.rules__rtp", t("Theoretical return to player (RTP):"), " ", h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2))),
+      g.test_only ? h("p", t("A test-only game, shown with the generic renderer.")) : null,
+      h("p.rules__meta", t("Game {game} version {version}, RTP variant {variant}.", { game: g.name, version: g.version, variant: g.variant })));
   }
 }

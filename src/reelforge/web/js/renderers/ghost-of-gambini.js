@@ -5,8 +5,10 @@
 // game's paytable and rules from the server's figures.  Art: ./gambini-art.js.
 
 import { countUp, h, svg, wait } from "../ui.js";
-import { formatPercent } from "../money.js";
-import { banner, bigWin, plural, winCaption } from "./common.js";
+import { t, tk } from "../i18n.js";
+import { formatNumber, formatPercent } from "../money.js";
+import { reducedMotion } from "../presentation.js";
+import { banner, featureIntro, featureTotal, winCaption } from "./common.js";
 import { SPRITE, TILE_ART } from "./gambini-art.js";
 
 const ROWS = 3;
@@ -17,9 +19,48 @@ const LEVELS = ["empty", "bronze", "silver", "gold"];
 const JACKPOTS = ["MINI", "MINOR", "MAJOR", "GRAND"];
 const ROYALS = ["K", "T", "Q", "A", "J"];
 const SIDES = ["left", "right"];
-const FEATURE_NAME = { false: "Lock & Spin", true: "Super Lock & Spin" };
+const FEATURE_NAME = { false: tk("Lock & Spin"), true: tk("Super Lock & Spin") };
+const JACKPOT_NAME = { MINI: tk("MINI"), MINOR: tk("MINOR"), MAJOR: tk("MAJOR"), GRAND: tk("GRAND") };
+const FRAME_NAME = { bronze: tk("bronze"), silver: tk("silver"), gold: tk("gold") };
+const FRAME_TITLE = { bronze: tk("Bronze frame"), silver: tk("Silver frame"), gold: tk("Gold frame") };
+// A piggy toss: [the tag while it flies, the recall's line], by who tossed and where.
+const TOSS = {
+  gambini: {
+    left: [tk("Gambini tosses into the left piggy"), tk("Gambini tossed into the left piggy: {list}")],
+    right: [tk("Gambini tosses into the right piggy"), tk("Gambini tossed into the right piggy: {list}")],
+    both: [tk("Gambini tosses into both piggies"), tk("Gambini tossed into both piggies: {list}")],
+  },
+  ghost: {
+    left: [tk("The ghost tosses into the left piggy"), tk("The ghost tossed into the left piggy: {list}")],
+    right: [tk("The ghost tosses into the right piggy"), tk("The ghost tossed into the right piggy: {list}")],
+    both: [tk("The ghost tosses into both piggies"), tk("The ghost tossed into both piggies: {list}")],
+  },
+};
+const PIGGY_DID = {
+  left: { popped: tk("the left piggy popped"), grew: tk("the left piggy grew to size {size}"), stayed: tk("the left piggy stayed at size {size}") },
+  right: { popped: tk("the right piggy popped"), grew: tk("the right piggy grew to size {size}"), stayed: tk("the right piggy stayed at size {size}") },
+};
+// The symbol names the server sends (data/*.toml [symbols]), for the key scan: shown with t(name).
+const SYMBOL_NAMES = [
+  tk("Top Hat"), tk("Crystal Ball"), tk("Candelabra"), tk("Pocket Watch"),
+  tk("Ace"), tk("King"), tk("Queen"), tk("Jack"), tk("Ten"),
+  tk("Gambini (wild, center only)"), tk("Gambini's Ghost (wild, center only)"), tk("Cobweb (blank)"),
+  tk("Coin 20 credits (0.5x bet)"), tk("Coin 40 credits (1x bet)"), tk("Coin 80 credits (2x bet)"),
+  tk("Coin 120 credits (3x bet)"), tk("Coin 200 credits (5x bet)"), tk("Coin 400 credits (10x bet)"),
+  tk("Mini jackpot"), tk("Minor jackpot"), tk("Major jackpot"), tk("Grand jackpot (Lock & Spin only)"),
+];
+// Before the first spin: a royal in the center (no collect), no coin, and reels 1 and 2
+// share no symbol (no line pays).  Position = reel * 3 + row.
+const IDLE = ["P1", "A", "K", "Q", "P2", "J", "P3", "T", "P4", "A", "Q", "P1", "J", "P2", "K"];
+const WIN_TIERS = { big: 15, mega: 40, epic: 100 };
 
 const posOf = (reel, row) => reel * ROWS + row;
+const jackpotName = (j) => (JACKPOT_NAME[j] ? t(JACKPOT_NAME[j]) : j);
+const tossWhere = (into) => (into.length === 2 ? "both" : into[0]);
+const tossLine = (by, into, k, params) => {
+  const line = TOSS[by === "ghost" ? "ghost" : "gambini"][tossWhere(into)];
+  return line ? t(line[k], params) : "";
+};
 
 function ensureSprite() {
   if (!document.getElementById("gog-style")) {
@@ -246,7 +287,7 @@ class Piggy {
     this.body = h("div.piggy__body", use("piggy", "piggy__svg", "0 0 120 100"));
     this.el = h("div.piggy", { dataset: { side, size: "0" }, "data-testid": `piggy-${side}`, role: "img" },
       h("div.piggy__stage", this.body),
-      h("div.piggy__info", h("span.piggy__name", side === "left" ? "Left piggy" : "Right piggy"), h("div.piggy__pips", this.pips)));
+      h("div.piggy__info", h("span.piggy__name", side === "left" ? t("Left piggy") : t("Right piggy")), h("div.piggy__pips", this.pips)));
     this.set(0);
   }
 
@@ -256,7 +297,9 @@ class Piggy {
     this.el.style.setProperty("--size", String(size));
     this.el.classList.toggle("piggy--full", size === this.sizes - 1);
     this.pips.forEach((p, i) => p.classList.toggle("is-on", i < size));
-    this.el.setAttribute("aria-label", `${this.side} piggy bank: size ${size + 1} of ${this.sizes}`);
+    const of = { size: size + 1, sizes: this.sizes };
+    this.el.setAttribute("aria-label", this.side === "left"
+      ? t("left piggy bank: size {size} of {sizes}", of) : t("right piggy bank: size {size} of {sizes}", of));
   }
 
   flash(cls) {
@@ -294,7 +337,7 @@ class GambiniRenderer {
     this.frame = h("div.gog__frame", { "data-testid": "reel-frame" },
       h("div.gog__frame-inner", this.panel.el), this.tagEl, this.bannerHost);
     this.jackpotEls = JACKPOTS.map((j) => h("div.jp", { dataset: { jackpot: j }, "data-testid": `jackpot-${j}` },
-      h("span.jp__name", j), h("span.jp__value")));
+      h("span.jp__name", jackpotName(j)), h("span.jp__value")));
     this.counter = h("div.gog__counter", { "data-testid": "lock-counter", hidden: true });
     this.caption = h("div.gog__caption");
     this.el = h("div.gog", { dataset: { mode: "base" }, "data-testid": "renderer-ghost-of-gambini" },
@@ -308,7 +351,9 @@ class GambiniRenderer {
         h("div.gog__pig.gog__pig--right", this.piggies[1].el)),
       this.caption,
       this.fx);
-    this.panel.setSymbols(Array.from({ length: N_POS }, (_, p) => this.filler(p)));
+    this.winTiers = WIN_TIERS;
+    this.panel.setSymbols(IDLE.map((c) => (g.symbols?.[c] ? c : this.filler(0))));
+    this.panel.el.dataset.idle = "1";
     this.lastSymbols = this.panel.symbols();
     this.refreshMoney();
     this.loadPiggies();
@@ -365,12 +410,16 @@ class GambiniRenderer {
       return h("div.gsym.gsym--jackpot", { dataset: { symbol: code } }, use(code),
         credits !== null ? h("span.gsym__value.gsym__value--jp", { dataset: { credits: String(credits) } }, this.money(credits)) : null);
     }
-    const name = this.game.symbols?.[code] || code;
-    return h("div.gsym", { dataset: { symbol: code }, title: name }, use(code));
+    return h("div.gsym", { dataset: { symbol: code }, title: this.symbolName(code) }, use(code));
+  }
+
+  /** A symbol's name (the server's, in English) in the player's language. */
+  symbolName(code) {
+    return t(this.game.symbols?.[code] || code);
   }
 
   ghostCoin(credits) {
-    return h("div.gghost-coin", { title: "Ghost coin" }, use("ghostcoin"),
+    return h("div.gghost-coin", { title: t("Ghost coin") }, use("ghostcoin"),
       h("span.gsym__value", { dataset: { credits: String(credits) } }, this.money(credits)));
   }
 
@@ -469,9 +518,7 @@ class GambiniRenderer {
       return;
     }
     this.showPiggies(stake);
-    const who = ev.by === "ghost" ? "The ghost" : "Gambini";
-    const where = ev.into.length === 2 ? "both piggies" : `the ${ev.into[0]} piggy`;
-    this.tag(`${who} tosses into ${where}`);
+    this.tag(tossLine(ev.by, ev.into, 0));
     const center = this.rectIn(this.panel.cells[CENTER].el);
     await Promise.all(ev.into.map((side, i) => wait(i * 120).then(() => {
       const pig = this.piggies[SIDES.indexOf(side)];
@@ -495,7 +542,7 @@ class GambiniRenderer {
     });
     this.ctx.sound?.play(pops.length ? "bigwin" : "tick");
     if (pops.length) {
-      this.tag(pops.length === 2 ? "Both piggies pop!" : "The piggy pops!");
+      this.tag(pops.length === 2 ? t("Both piggies pop!") : t("The piggy pops!"));
       await wait(900);
     } else {
       await wait(450);
@@ -527,6 +574,7 @@ class GambiniRenderer {
 
   startSpin() {
     this.reset();
+    delete this.panel.el.dataset.idle;
     this.caption.replaceChildren();
     this.panel.cells.forEach((c, p) => c.spin((p % 5) * 25));
     this.spinning = true;
@@ -568,11 +616,10 @@ class GambiniRenderer {
           await this.lockEnd(ev, instant);
           break;
         case "max_win":
-          if (!instant) await banner(this.bannerHost, { title: "Max win", sub: `${this.game.max_win.toLocaleString("en-GB")}× the bet reached`, kind: "feature", ms: 2000 });
+          if (!instant) await banner(this.bannerHost, { title: t("Max win"), sub: t("{times}× the bet reached", { times: formatNumber(this.game.max_win) }), kind: "feature", ms: 2000 });
           break;
         case "round_end":
-          if (!instant) await this.roundEnd(ev, round);
-          break;
+          break; // a Big / Mega / Epic win is the shared client's, after the round
         default:
           break; // an event this client does not know: nothing to draw
       }
@@ -581,13 +628,6 @@ class GambiniRenderer {
       // A step without a base spin (a bought feature): the reels settle where they were.
       this.spinning = false;
       this.panel.setSymbols(this.lastSymbols);
-    }
-  }
-
-  async roundEnd(ev, round) {
-    const bet = round?.state?.bet ?? this.bet();
-    if (ev.win >= bet * 15) {
-      await bigWin(this.bannerHost, { amount: ev.win, stake: bet, format: this.ctx.format, sound: this.ctx.sound });
     }
   }
 
@@ -615,29 +655,42 @@ class GambiniRenderer {
     const landing = symbols.slice();
     if (ev.center_rewind) landing[CENTER] = ROYALS[ev.center_rewind.from % ROYALS.length];
     if (ev.jackpot_rewind) landing[ev.jackpot_rewind.position] = this.game.blank || "BL";
-    const order = [...Array(N_POS).keys()];
-    let t = 280;
+    // Anticipation: with a coin or jackpot in view around it, the center (where Gambini or
+    // the ghost would collect them) glows and lands last.
+    const waiting = !ev.shot && landing.some((c, p) => p !== CENTER && this.isPrize(c));
+    const order = [...Array(N_POS).keys()].filter((p) => !waiting || p !== CENTER);
+    if (waiting) order.push(CENTER);
+    let clock = 280;
     const stops = [];
     if (ev.shot) {
       // The magic shot: the center lands first, with a flash.
       await wait(220);
       await cells[CENTER].land(landing[CENTER], 300);
       cells[CENTER].el.classList.add("gcell--flash", "gcell--wild");
-      this.tag(ev.shot === "ghost" ? "Magic shot: the ghost!" : "Magic shot: Gambini!");
+      this.tag(ev.shot === "ghost" ? t("Magic shot: the ghost!") : t("Magic shot: Gambini!"));
       this.ctx.sound?.play("feature");
       await wait(650);
-      t = 0;
+      clock = 0;
     }
     for (const p of order) {
       if (ev.shot && p === CENTER) continue;
-      const at = t;
-      stops.push(wait(at).then(() => cells[p].land(landing[p])));
-      t += 85;
+      if (waiting && p === CENTER) {
+        const glow = clock;
+        stops.push(wait(glow).then(() => {
+          cells[CENTER].el.classList.add("gcell--anticipate");
+          this.ctx.sound?.play("anticipate");
+        }));
+        clock += reducedMotion() ? 250 : 800;
+      }
+      const at = clock;
+      stops.push(wait(at).then(() => cells[p].land(landing[p])).then(() => cells[p].el.classList.remove("gcell--anticipate")));
+      clock += 85;
     }
     await Promise.all(stops);
+    this.panel.el.dataset.anticipated = waiting ? "1" : "0";
     this.panel.el.dataset.symbols = JSON.stringify(landing);
     if (ev.center_rewind) {
-      this.tag("Magic Rewind!");
+      this.tag(t("Magic Rewind!"));
       this.ctx.sound?.play("feature");
       await cells[CENTER].rewind(symbols[CENTER], ev.center_rewind.distance, 1100);
       cells[CENTER].el.classList.add("gcell--flash");
@@ -648,7 +701,7 @@ class GambiniRenderer {
     }
     if (ev.jackpot_rewind) {
       const jr = ev.jackpot_rewind;
-      this.tag(`Jackpot rewind: ${jr.jackpot}!`);
+      this.tag(t("Jackpot rewind: {jackpot}!", { jackpot: jackpotName(jr.jackpot) }));
       this.ctx.sound?.play("feature");
       await cells[jr.position].rewind(jr.jackpot, jr.distance, 1100);
       cells[jr.position].el.classList.add("gcell--flash");
@@ -668,8 +721,11 @@ class GambiniRenderer {
 
   spinText(ev) {
     const parts = [];
-    if (ev.lines.length) parts.push(`${plural(ev.lines.length, "line")} ${this.money(ev.line_credits)}`);
-    if (ev.collect_credits) parts.push(`${ev.center_wild === "ghost" ? "the ghost" : "Gambini"} collects ${this.money(ev.collect_credits)}`);
+    if (ev.lines.length) parts.push(t("{n} lines {amount}", { n: ev.lines.length, amount: this.money(ev.line_credits) }));
+    if (ev.collect_credits) {
+      const amount = this.money(ev.collect_credits);
+      parts.push(ev.center_wild === "ghost" ? t("the ghost collects {amount}", { amount }) : t("Gambini collects {amount}", { amount }));
+    }
     return parts.join(" · ");
   }
 
@@ -678,7 +734,7 @@ class GambiniRenderer {
     const sums = new Map();
     const cells = this.panel.cells;
     if (!instant && coins.length) {
-      this.tag(coins.length === 1 ? "The ghost throws a coin" : `The ghost throws ${coins.length} coins`);
+      this.tag(t("The ghost throws {n} coins", { n: coins.length }));
       await wait(300);
     }
     for (const gc of coins) {
@@ -708,10 +764,10 @@ class GambiniRenderer {
   async collect(ev) {
     const cells = this.panel.cells;
     const center = cells[CENTER];
-    const who = ev.center_wild === "ghost" ? "The ghost" : "Gambini";
+    const ghost = ev.center_wild === "ghost";
     this.panel.mark(ev.collected.map((c) => c.position), "gcell--collect", true);
     center.el.classList.add("gcell--collect");
-    this.tag(`${who} collects!`);
+    this.tag(ghost ? t("The ghost collects!") : t("Gambini collects!"));
     this.ctx.sound?.play("feature");
     await wait(350);
     let total = 0;
@@ -726,7 +782,7 @@ class GambiniRenderer {
         void center.el.offsetWidth;
         center.el.classList.add("gcell--gulp");
         this.ctx.sound?.play("diamond");
-        this.caption.replaceChildren(winCaption([this.money(total), `${who} collects`]));
+        this.caption.replaceChildren(winCaption([this.money(total), ghost ? t("The ghost collects") : t("Gambini collects")]));
         return this.ctx.addWin(item.credits);
       }));
       await wait(190);
@@ -746,8 +802,8 @@ class GambiniRenderer {
       this.panel.clearMarks();
       this.panel.mark(w.positions.map(([r, row]) => posOf(r, row)), "gcell--win");
       if (lines[w.line]) this.panel.drawLine(lines[w.line], w.length);
-      const name = this.game.symbols[w.symbol] || w.symbol;
-      this.caption.replaceChildren(winCaption([this.money(w.credits), `Line ${w.line + 1}`, `${w.length} × ${name}`]));
+      const name = this.symbolName(w.symbol);
+      this.caption.replaceChildren(winCaption([this.money(w.credits), t("Line {line}", { line: w.line + 1 }), `${w.length} × ${name}`]));
       await wait(ev.lines.length > 1 ? 700 : 900);
     }
     this.panel.clearMarks();
@@ -762,8 +818,8 @@ class GambiniRenderer {
     this.spinning = false;
     await Promise.all(this.panel.cells.map((c, p) => wait(p * 30).then(() => c.land(this.lastSymbols[p], 260))));
     this.ctx.sound?.play("feature");
-    const name = FEATURE_NAME[ev.feature === "super_lock_spin"];
-    await banner(this.bannerHost, { title: name, sub: "Bought", kind: ev.feature === "super_lock_spin" ? "super" : "lock", ms: 1300, testid: "banner-buy" });
+    const name = t(FEATURE_NAME[ev.feature === "super_lock_spin"]);
+    await banner(this.bannerHost, { title: name, sub: t("Bought"), kind: ev.feature === "super_lock_spin" ? "super" : "lock", ms: 1300, testid: "banner-buy" });
   }
 
   updateCounter(counter, spins, flash = false) {
@@ -772,8 +828,8 @@ class GambiniRenderer {
     this.counter.dataset.spins = String(spins);
     const lamps = Array.from({ length: spins }, (_, i) => h("span.gog__lamp", { class: i < counter ? "is-on" : "" }));
     this.counter.replaceChildren(
-      h("span.gog__counter-name", FEATURE_NAME[Boolean(this.feature?.super)]),
-      h("span.gog__counter-label", "Spins left"),
+      h("span.gog__counter-name", t(FEATURE_NAME[Boolean(this.feature?.super)])),
+      h("span.gog__counter-label", t("Spins left")),
       h("strong.gog__counter-value", String(counter)),
       h("span.gog__lamps", lamps));
     if (flash) {
@@ -796,19 +852,18 @@ class GambiniRenderer {
   }
 
   async lockStart(ev, instant, round) {
-    const name = FEATURE_NAME[ev.super];
+    const name = t(FEATURE_NAME[ev.super]);
     if (!instant) {
-      this.ctx.sound?.play("feature");
-      await banner(this.bannerHost, {
-        title: name, sub: `${plural(ev.spins, "spin")} · ${plural(ev.ghosts.length, "ghost")}`,
-        kind: ev.super ? "super" : "lock", ms: 1600, testid: "banner-lock-spin",
+      await featureIntro(this.ctx, this.bannerHost, {
+        title: name, sub: `${t("{n} spins", { n: ev.spins })} · ${t("{n} ghosts", { n: ev.ghosts.length })}`,
+        kind: ev.super ? "super-lock-spin" : "lock-spin", bannerKind: ev.super ? "super" : "lock", testid: "banner-lock-spin",
       });
     }
     this.enterBoard(ev.super, instant);
     this.feature.spins = ev.spins;
     this.updateCounter(ev.spins, ev.spins);
     this.el.dataset.feature = ev.super ? "super" : "lock";
-    if (!instant && ev.ghosts.length) this.tag(`${plural(ev.ghosts.length, "ghost")} from the piggy`);
+    if (!instant && ev.ghosts.length) this.tag(t("{n} ghosts from the piggy", { n: ev.ghosts.length }));
     await this.landGhosts(ev.ghosts, instant);
     this.panel.setBoard(ev.board);
     if (instant) this.applyBoard(ev.board);
@@ -870,7 +925,7 @@ class GambiniRenderer {
     this.updateCounter(ev.counter, spins, !instant && ev.ghosts.length > 0);
     if (!instant) {
       // (The caption row is left to the decision panel while the feature runs.)
-      this.tag(ev.ghosts.length ? `${plural(ev.ghosts.length, "ghost")}: spins back to ${spins}` : "No ghost");
+      this.tag(ev.ghosts.length ? t("{n} ghosts: spins back to {spins}", { n: ev.ghosts.length, spins }) : t("No ghost"));
       await wait(ev.ghosts.length ? 450 : 300);
     }
   }
@@ -878,14 +933,14 @@ class GambiniRenderer {
   async lockEnd(ev, instant) {
     this.ensureBoard(ev.super);
     if (ev.super) this.setMode("super");
-    const name = FEATURE_NAME[ev.super];
+    const name = t(FEATURE_NAME[ev.super]);
     const cells = this.panel.cells;
     if (!instant && ev.all_gold) {
       this.ctx.sound?.play("bigwin");
-      await banner(this.bannerHost, { title: "Full board!", sub: "Every position is gold", kind: "super", ms: 1400 });
+      await banner(this.bannerHost, { title: t("Full board!"), sub: t("Every position is gold"), kind: "super", ms: 1400 });
     }
     if (!instant) {
-      this.tag("The frames turn into prizes");
+      this.tag(t("The frames turn into prizes"));
       await wait(400);
     }
     let total = 0;
@@ -897,7 +952,7 @@ class GambiniRenderer {
       if (!instant) {
         this.ctx.sound?.play(JACKPOTS.includes(a.prize) ? "bigwin" : "diamond");
         counting.push(this.ctx.addWin(a.credits));
-        this.tag(`${name}: ${this.money(total)}`);
+        this.tag(t("{feature}: {detail}", { feature: name, detail: this.money(total) }));
         await wait(JACKPOTS.includes(a.prize) ? 520 : 300);
       }
     }
@@ -905,10 +960,12 @@ class GambiniRenderer {
     this.el.dataset.lockWin = String(ev.credits);
     this.counter.dataset.done = "1";
     this.caption.replaceChildren(h("div", { "data-testid": "lock-total" },
-      winCaption([this.money(ev.credits), `${name} win`, plural(ev.awards.length, "prize")])));
+      winCaption([this.money(ev.credits), t("{feature} win", { feature: name }), t("{n} prizes", { n: ev.awards.length })])));
     if (!instant) {
-      this.ctx.sound?.play("feature");
-      await banner(this.bannerHost, { title: `${name} win`, sub: this.money(ev.credits), kind: ev.super ? "super" : "lock", ms: 1500, testid: "banner-lock-total" });
+      await featureTotal(this.ctx, this.bannerHost, {
+        title: name, amount: ev.credits * this.ctx.coin(), kind: ev.super ? "super-lock-spin" : "lock-spin",
+        bannerKind: ev.super ? "super" : "lock", testid: "banner-lock-total",
+      });
     }
   }
 
@@ -917,15 +974,15 @@ class GambiniRenderer {
   decisionPrompt(round) {
     const f = round.state?.feature;
     if (round.state?.phase !== "lock_spin" || !f) return "";
-    const name = FEATURE_NAME[Boolean(f.super)];
-    if (!f.played) return `${name}: ${plural(f.counter, "spin")}`;
-    return `${name}: ${plural(f.counter, "spin")} left`;
+    const feature = t(FEATURE_NAME[Boolean(f.super)]);
+    if (!f.played) return t("{feature}: {detail}", { feature, detail: t("{n} spins", { n: f.counter }) });
+    return t("{feature}: {detail}", { feature, detail: t("{n} spins left", { n: f.counter }) });
   }
 
   actionLabel(spec, round) {
     const f = round.state?.feature;
-    if (spec.name === "spin" && f) return f.played ? "Next spin" : `Start ${FEATURE_NAME[Boolean(f.super)]}`;
-    return "Spin";
+    if (spec.name === "spin" && f) return f.played ? t("Next spin") : t("Start {feature}", { feature: t(FEATURE_NAME[Boolean(f.super)]) });
+    return t("Spin");
   }
 
   /** Lock & Spin's spins run on by themselves once the player has started the feature. */
@@ -936,21 +993,21 @@ class GambiniRenderer {
   /** The Buy menu: both features, priced at the chosen bet. */
   buyOptions(level) {
     const b = this.game.buy || {};
-    const spins = b.spins ?? 3;
+    const n = b.spins ?? 3;
     return [
-      { mode: "buy-lock-spin", title: "Lock & Spin", times: b.lock_spin,
-        text: `${plural(spins, "spin")}. White and gold ghosts land on the board; the frames turn into coins and jackpots.` },
-      { mode: "buy-super-lock-spin", title: "Super Lock & Spin", times: b.super_lock_spin,
-        text: `${plural(spins, "spin")}. Gold ghosts only: every frame turns into a jackpot, MINI to GRAND.` },
+      { mode: "buy-lock-spin", title: t("Lock & Spin"), times: b.lock_spin,
+        text: (times) => t("{times}× the bet. {n} spins. White and gold ghosts land on the board; the frames turn into coins and jackpots.", { times, n }) },
+      { mode: "buy-super-lock-spin", title: t("Super Lock & Spin"), times: b.super_lock_spin,
+        text: (times) => t("{times}× the bet. {n} spins. Gold ghosts only: every frame turns into a jackpot, MINI to GRAND.", { times, n }) },
     ].filter((o) => Number.isInteger(o.times)).map((o) => ({
-      ...o, title: o.title, price: o.times * level.stake, text: `${o.times}× the bet. ${o.text}`,
+      ...o, title: o.title, price: o.times * level.stake, text: o.text(formatNumber(o.times)),
     }));
   }
 
   // -- recall ----------------------------------------------------------------------------------
 
   prizeText(prize, credits) {
-    return JACKPOTS.includes(prize) ? `${prize} (${this.money(credits)})` : this.money(credits);
+    return JACKPOTS.includes(prize) ? `${jackpotName(prize)} (${this.money(credits)})` : this.money(credits);
   }
 
   describe(ev) {
@@ -958,36 +1015,64 @@ class GambiniRenderer {
     switch (ev.type) {
       case "spin": {
         const parts = [];
-        if (ev.shot) parts.push(`magic shot: ${ev.shot === "ghost" ? "the ghost" : "Gambini"} in the center`);
-        if (ev.center_rewind) parts.push(`Magic Rewind: the center moved back ${plural(ev.center_rewind.distance, "stop")} to ${ev.center_wild === "ghost" ? "the ghost" : "Gambini"}`);
-        if (ev.jackpot_rewind) parts.push(`jackpot rewind: position ${ev.jackpot_rewind.position + 1} moved back to ${ev.jackpot_rewind.jackpot}`);
-        if (ev.ghost_coins.length) parts.push(`ghost coins: ${ev.ghost_coins.map((g) => `${this.prizeText(g.prize, g.credits)} on position ${g.position + 1}`).join(", ")}`);
-        if (ev.collected.length) parts.push(`collected ${ev.collected.map((c) => this.prizeText(c.prizes.join(" + "), c.credits)).join(", ")} = ${money(ev.collect_credits)}`);
-        for (const w of ev.lines) parts.push(`line ${w.line + 1}: ${w.length} × ${this.game.symbols[w.symbol] || w.symbol} ${money(w.credits)}`);
-        const head = ev.credits ? `Spin: ${money(ev.credits)}` : "Spin: no win";
+        if (ev.shot) parts.push(ev.shot === "ghost" ? t("magic shot: the ghost in the center") : t("magic shot: Gambini in the center"));
+        if (ev.center_rewind) {
+          const n = ev.center_rewind.distance;
+          parts.push(ev.center_wild === "ghost"
+            ? t("Magic Rewind: the center moved back {n} stops to the ghost", { n })
+            : t("Magic Rewind: the center moved back {n} stops to Gambini", { n }));
+        }
+        if (ev.jackpot_rewind) {
+          parts.push(t("jackpot rewind: position {position} moved back to {jackpot}",
+            { position: ev.jackpot_rewind.position + 1, jackpot: jackpotName(ev.jackpot_rewind.jackpot) }));
+        }
+        if (ev.ghost_coins.length) {
+          const list = ev.ghost_coins.map((g) => t("{prize} on position {position}", { prize: this.prizeText(g.prize, g.credits), position: g.position + 1 }));
+          parts.push(t("ghost coins: {list}", { list: list.join(", ") }));
+        }
+        if (ev.collected.length) {
+          const list = ev.collected.map((c) => this.prizeText(c.prizes.join(" + "), c.credits)).join(", ");
+          parts.push(t("collected {list} = {amount}", { list, amount: money(ev.collect_credits) }));
+        }
+        for (const w of ev.lines) {
+          parts.push(t("line {line}: {count} × {symbol} {amount}",
+            { line: w.line + 1, count: w.length, symbol: this.symbolName(w.symbol), amount: money(w.credits) }));
+        }
+        const head = ev.credits ? t("Spin: {amount}", { amount: money(ev.credits) }) : t("Spin: no win");
         return parts.length ? `${head} — ${parts.join("; ")}` : head;
       }
       case "piggy_toss": {
-        const who = ev.by === "ghost" ? "The ghost" : "Gambini";
         const what = ev.into.map((side, i) => {
-          const k = SIDES.indexOf(side);
-          if (ev.popped.includes(side)) return `the ${side} piggy popped`;
-          return ev.grew[i] ? `the ${side} piggy grew to size ${ev.sizes[k] + 1}` : `the ${side} piggy stayed at size ${ev.sizes[k] + 1}`;
+          const did = PIGGY_DID[side];
+          if (ev.popped.includes(side)) return t(did.popped);
+          const size = ev.sizes[SIDES.indexOf(side)] + 1;
+          return ev.grew[i] ? t(did.grew, { size }) : t(did.stayed, { size });
         });
-        return `${who} tossed into ${ev.into.length === 2 ? "both piggies" : `the ${ev.into[0]} piggy`}: ${what.join(", ")}`;
+        return tossLine(ev.by, ev.into, 1, { list: what.join(", ") });
       }
       case "buy":
-        return `Bought: ${FEATURE_NAME[ev.feature === "super_lock_spin"]}`;
+        return t("Bought: {feature}", { feature: t(FEATURE_NAME[ev.feature === "super_lock_spin"]) });
       case "lock_spin_start":
-        return `${FEATURE_NAME[ev.super]} starts with ${plural(ev.spins, "spin")}: ${plural(ev.ghosts.length, "ghost")} — ${this.boardText(ev.board)}`;
+        return t("{feature} starts with {spins}: {ghosts} — {board}", {
+          feature: t(FEATURE_NAME[ev.super]), spins: t("{n} spins", { n: ev.spins }),
+          ghosts: t("{n} ghosts", { n: ev.ghosts.length }), board: this.boardText(ev.board),
+        });
       case "lock_spin":
-        return `Spin ${ev.spin}: ${ev.ghosts.length ? plural(ev.ghosts.length, "ghost") : "no ghost"}, ${plural(ev.counter, "spin")} left — ${this.boardText(ev.board)}`;
-      case "lock_spin_end":
-        return `${FEATURE_NAME[ev.super]} ends${ev.all_gold ? " (full board)" : ""}: ${ev.awards.map((a) => `${a.frame} → ${this.prizeText(a.prize, a.credits)}`).join(", ")} = ${money(ev.credits)}`;
+        return t("Spin {spin}: {ghosts}, {left} — {board}", {
+          spin: ev.spin, ghosts: ev.ghosts.length ? t("{n} ghosts", { n: ev.ghosts.length }) : t("no ghost"),
+          left: t("{n} spins left", { n: ev.counter }), board: this.boardText(ev.board),
+        });
+      case "lock_spin_end": {
+        const params = {
+          feature: t(FEATURE_NAME[ev.super]), amount: money(ev.credits),
+          list: ev.awards.map((a) => `${FRAME_NAME[a.frame] ? t(FRAME_NAME[a.frame]) : a.frame} → ${this.prizeText(a.prize, a.credits)}`).join(", "),
+        };
+        return ev.all_gold ? t("{feature} ends (full board): {list} = {amount}", params) : t("{feature} ends: {list} = {amount}", params);
+      }
       case "max_win":
-        return `Max win reached: ${money(ev.credits)}`;
+        return t("Max win reached: {amount}", { amount: money(ev.credits) });
       case "round_end":
-        return `Round over: ${this.ctx.format(ev.win)} won`;
+        return t("Round over: {amount} won", { amount: this.ctx.format(ev.win) });
       default:
         return ev.type;
     }
@@ -996,8 +1081,11 @@ class GambiniRenderer {
   boardText(board) {
     const n = [0, 0, 0, 0];
     board.forEach((l) => n[l]++);
-    const parts = [[1, "bronze"], [2, "silver"], [3, "gold"]].filter(([l]) => n[l]).map(([l, name]) => `${n[l]} ${name}`);
-    return parts.length ? `${parts.join(", ")} ${n[1] + n[2] + n[3] === 1 ? "frame" : "frames"}` : "an empty board";
+    const parts = [];
+    if (n[1]) parts.push(t("{n} bronze", { n: n[1] }));
+    if (n[2]) parts.push(t("{n} silver", { n: n[2] }));
+    if (n[3]) parts.push(t("{n} gold", { n: n[3] }));
+    return parts.length ? t("{list} frames", { list: parts.join(", "), n: n[1] + n[2] + n[3] }) : t("an empty board");
   }
 
   /** A still picture of a step: the panel it showed, or the board. */
@@ -1014,11 +1102,11 @@ class GambiniRenderer {
   paytable(level) {
     const g = this.game;
     const money = (credits) => this.ctx.format(credits * level.coin);
-    const times = (credits) => `${+(credits / level.credits).toFixed(2)}× bet`;
+    const times = (credits) => t("{times}× bet", { times: formatNumber(+(credits / level.credits).toFixed(2)) });
     const paying = Object.keys(g.pays).sort((a, b) => (g.pays[b][5] ?? 0) - (g.pays[a][5] ?? 0));
     const cards = paying.map((code) => h("div.paycard", { "data-symbol": code },
       h("div.paycard__art", use(code)),
-      h("div.paycard__name", g.symbols[code]),
+      h("div.paycard__name", this.symbolName(code)),
       h("ol.paycard__pays", ["5", "4", "3", "2"].filter((n) => g.pays[code][n]).map((n) =>
         h("li", h("span.paycard__n", n), h("span.paycard__v", money(g.pays[code][n])))))));
     const coins = Object.entries(g.coin_values).map(([code, credits]) => h("div.prizecard", { "data-symbol": code },
@@ -1026,44 +1114,47 @@ class GambiniRenderer {
       h("div.prizecard__v", money(credits)), h("div.prizecard__x", times(credits))));
     const jps = JACKPOTS.filter((j) => g.jackpots?.[j]).map((j) => h("div.prizecard", { "data-symbol": j },
       h("div.prizecard__art", use(j)),
-      h("div.prizecard__v", this.ctx.format(g.jackpots[j] * level.stake)), h("div.prizecard__x", `${g.jackpots[j].toLocaleString("en-GB")}× bet`)));
+      h("div.prizecard__v", this.ctx.format(g.jackpots[j] * level.stake)), h("div.prizecard__x", t("{times}× bet", { times: formatNumber(g.jackpots[j]) }))));
     const frameRows = (frames, kinds) => kinds.filter((k) => frames[k] && Object.keys(frames[k]).length).map((k) => {
       const table = frames[k];
       const total = Object.values(table).reduce((a, b) => a + b, 0);
-      return h("tr", h("td", h("span.swatch.swatch--" + k), `${k[0].toUpperCase()}${k.slice(1)} frame`),
+      return h("tr", h("td", h("span.swatch.swatch--" + k), t(FRAME_TITLE[k])),
         h("td", Object.entries(table).map(([p, w]) =>
-          `${JACKPOTS.includes(p) ? p : money(g.coin_values[p])} ${formatPercent(w / total, 1)}`).join(" · ")));
+          `${JACKPOTS.includes(p) ? jackpotName(p) : money(g.coin_values[p])} ${formatPercent(w / total, 1)}`).join(" · ")));
     });
-    const buys = [["Lock & Spin", g.buy?.lock_spin], ["Super Lock & Spin", g.buy?.super_lock_spin]].filter(([, x]) => x)
-      .map(([name, x]) => h("tr", h("td", name), h("td", `${x}× bet = ${this.ctx.format(x * level.stake)}`), h("td", plural(g.buy.spins, "spin"))));
+    const buys = [[FEATURE_NAME[false], g.buy?.lock_spin], [FEATURE_NAME[true], g.buy?.super_lock_spin]].filter(([, x]) => x)
+      .map(([name, x]) => h("tr", h("td", t(name)),
+        h("td", t("{times}× bet = {price}", { times: formatNumber(x), price: this.ctx.format(x * level.stake) })),
+        h("td", t("{n} spins", { n: g.buy.spins }))));
     const lineGrid = h("div.linegrid", (g.lines || []).map((rows, i) => h("div.linegrid__item",
       svg(`<svg viewBox="0 0 50 30" class="linegrid__svg" aria-hidden="true">${Array.from({ length: 15 }, (_, p) =>
         `<rect x="${Math.floor(p / 3) * 10 + 1}" y="${(p % 3) * 10 + 1}" width="8" height="8" rx="1.5" class="${rows[Math.floor(p / 3)] === p % 3 ? "on" : ""}"/>`).join("")}</svg>`),
       h("span.linegrid__n", String(i + 1)))));
     return h("div.paytable.gog-paytable", { "data-testid": "paytable" },
-      h("p.paytable__intro", `Pays per line at your bet of ${this.ctx.format(level.stake)} (${g.lines.length} lines, ${level.credits} credits × ${this.ctx.format(level.coin)}). A line pays its reel 1 symbol's longest run from the left; Gambini and the ghost substitute for every line symbol.`),
+      h("p.paytable__intro", t("Pays per line at your bet of {stake} ({lines} lines, {credits} credits × {coin}). A line pays its reel 1 symbol's longest run from the left; Gambini and the ghost substitute for every line symbol.",
+        { stake: this.ctx.format(level.stake), lines: g.lines.length, credits: level.credits, coin: this.ctx.format(level.coin) })),
       h("div.paycards", cards),
       h("div.paytable__specials",
         h("div.special", h("div.special__art", use(g.wilds.gambini)),
-          h("div", h("h3", "Gambini"), h("p", "Wild. Lands only in the center. With Gambini in the center every coin and jackpot in view is collected, then he tosses a coin into one or both piggies."))),
+          h("div", h("h3", "Gambini"), h("p", t("Wild. Lands only in the center. With Gambini in the center every coin and jackpot in view is collected, then he tosses a coin into one or both piggies.")))),
         h("div.special", h("div.special__art", use(g.wilds.ghost)),
-          h("div", h("h3", "Gambini's Ghost"), h("p", "Wild. Lands only in the center, throws ghost coins onto the panel, collects like Gambini, and tosses into both piggies: a piggy it pops starts Super Lock & Spin."))),
+          h("div", h("h3", t("Gambini's Ghost")), h("p", t("Wild. Lands only in the center, throws ghost coins onto the panel, collects like Gambini, and tosses into both piggies: a piggy it pops starts Super Lock & Spin.")))),
         h("div.special", h("div.special__art", use(g.blank)),
-          h("div", h("h3", "Cobweb"), h("p", "Blank: pays nothing and breaks lines. With a wild in the center a cobweb may rewind to a jackpot.")))),
-      h("h3", "Coins"),
-      h("p", "Padlocked coins pay their value when Gambini or the ghost is in the center. Coins and jackpots do not pay on lines."),
+          h("div", h("h3", t("Cobweb")), h("p", t("Blank: pays nothing and breaks lines. With a wild in the center a cobweb may rewind to a jackpot."))))),
+      h("h3", t("Coins")),
+      h("p", t("Padlocked coins pay their value when Gambini or the ghost is in the center. Coins and jackpots do not pay on lines.")),
       h("div.prizecards", coins),
-      h("h3", "Jackpots"),
-      h("p", "Fixed, times the total bet. The GRAND is won only in Lock & Spin."),
+      h("h3", t("Jackpots")),
+      h("p", t("Fixed, times the total bet. The GRAND is won only in Lock & Spin.")),
       h("div.prizecards", jps),
-      h("h3", "Lock & Spin frames"),
-      h("p", "At the end of the feature every frame turns into one prize, with these chances:"),
+      h("h3", t("Lock & Spin frames")),
+      h("p", t("At the end of the feature every frame turns into one prize, with these chances:")),
       h("table.table", h("tbody",
-        h("tr", h("th", { colspan: "2" }, "Lock & Spin")), frameRows(g.frames.lock_spin, ["bronze", "silver", "gold"]),
-        h("tr", h("th", { colspan: "2" }, "Super Lock & Spin")), frameRows(g.frames.super_lock_spin, ["gold"]))),
-      buys.length ? h("h3", "Buy a feature") : null,
+        h("tr", h("th", { colspan: "2" }, t("Lock & Spin"))), frameRows(g.frames.lock_spin, ["bronze", "silver", "gold"]),
+        h("tr", h("th", { colspan: "2" }, t("Super Lock & Spin"))), frameRows(g.frames.super_lock_spin, ["gold"]))),
+      buys.length ? h("h3", t("Buy a feature")) : null,
       buys.length ? h("table.table", { "data-testid": "buy-prices" }, h("tbody", buys)) : null,
-      h("h3", `${g.lines.length} lines`),
+      h("h3", t("{n} lines", { n: g.lines.length })),
       lineGrid);
   }
 
@@ -1079,21 +1170,23 @@ class GambiniRenderer {
     const sizes = g.piggy_sizes || 5;
     const b = g.buy || {};
     return h("div.rules", { "data-testid": "rules" },
-      h("p.rules__rtp", "Theoretical return to player (RTP): ", h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2))),
+      h("p.rules__rtp", t("Theoretical return to player (RTP): "), h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2))),
       h("ul",
-        h("li", `15 independent reels, one for each position of a 5 × 3 panel; each stops on its own. ${g.lines.length} fixed lines. Bets from ${this.ctx.format(min)} to ${this.ctx.format(max)} (${levels[0].credits} credits × coin value, 1 credit a line).`),
-        h("li", "A line pays when the symbol on its reel 1 position is repeated on the next reels from the left, 3 or more in a row; only the longest run pays. Wins on different lines are added."),
-        h("li", "Gambini and Gambini's Ghost land only in the center (reel 3, row 2) and are wild for every line symbol. Cobwebs, coins and jackpots pay nothing on lines and break them."),
-        h("li", "Magic shot: at the start of a spin the center may be shot straight to Gambini or the ghost."),
-        h("li", "Magic Rewind: with no wild in the center, the center reel may move back to the nearest Gambini or ghost. With a wild in the center and a cobweb in view, one cobweb may move back to the nearest jackpot."),
-        h("li", "With Gambini or the ghost in the center, every coin and jackpot in view is collected: coins pay their value, jackpots their multiple of the total bet (see the paytable)."),
-        h("li", "The ghost first throws 1 to 4 ghost coins onto the positions around the center. On a coin or jackpot a ghost coin adds its value; on any other symbol it lies on top and the symbol still counts for the lines. Every ghost coin is collected."),
-        h("li", `Piggy banks: two piggies for each bet level, kept from game to game (${sizes} sizes). After a spin with Gambini in the center he tosses a coin into the left, the right or both piggies; the ghost tosses into both. A piggy tossed into may grow; one that grows at its largest size pops and starts Lock & Spin: 3 spins, or 4 when both pop. Popped by the ghost, it is Super Lock & Spin.`),
-        h("li", "Lock & Spin: the popped piggy releases ghosts onto an empty board of 15 positions. A white ghost raises a frame one level (empty → bronze → silver → gold); a gold ghost makes it gold. A ghost landing on a gold frame moves on to a position that is not gold. Each spin lands 0 to 3 ghosts: when one lands the spins go back to the start, otherwise one is used. The feature ends with no spins left or a board all gold; then every frame turns into a coin or a jackpot (chances in the paytable)."),
-        h("li", "Super Lock & Spin: gold ghosts only, and every gold frame turns into a jackpot, MINI to GRAND."),
-        b.lock_spin ? h("li", `Buy a feature (where allowed): Lock & Spin for ${b.lock_spin}× the bet, Super Lock & Spin for ${b.super_lock_spin}× the bet, each starting with ${plural(b.spins, "spin")}. A bought feature neither uses nor changes the piggies.`) : null,
-        h("li", `The most a round can win is ${g.max_win.toLocaleString("en-GB")}× the bet; when it is reached the round ends and the rest of the feature is forfeited.`),
-        h("li", "Lock & Spin needs no decision: a round left unfinished is completed later as it would have been. Wins are paid when the round ends. A malfunction voids all pays and plays.")),
-      h("p.rules__meta", `Game ${g.name} version ${g.version}, RTP variant ${g.variant}.`));
+        h("li", t("15 independent reels, one for each position of a 5 × 3 panel; each stops on its own. {lines} fixed lines. Bets from {min} to {max} ({credits} credits × coin value, 1 credit a line).",
+          { lines: g.lines.length, min: this.ctx.format(min), max: this.ctx.format(max), credits: levels[0].credits })),
+        h("li", t("A line pays when the symbol on its reel 1 position is repeated on the next reels from the left, 3 or more in a row; only the longest run pays. Wins on different lines are added.")),
+        h("li", t("Gambini and Gambini's Ghost land only in the center (reel 3, row 2) and are wild for every line symbol. Cobwebs, coins and jackpots pay nothing on lines and break them.")),
+        h("li", t("Magic shot: at the start of a spin the center may be shot straight to Gambini or the ghost.")),
+        h("li", t("Magic Rewind: with no wild in the center, the center reel may move back to the nearest Gambini or ghost. With a wild in the center and a cobweb in view, one cobweb may move back to the nearest jackpot.")),
+        h("li", t("With Gambini or the ghost in the center, every coin and jackpot in view is collected: coins pay their value, jackpots their multiple of the total bet (see the paytable).")),
+        h("li", t("The ghost first throws 1 to 4 ghost coins onto the positions around the center. On a coin or jackpot a ghost coin adds its value; on any other symbol it lies on top and the symbol still counts for the lines. Every ghost coin is collected.")),
+        h("li", t("Piggy banks: two piggies for each bet level, kept from game to game ({sizes} sizes). After a spin with Gambini in the center he tosses a coin into the left, the right or both piggies; the ghost tosses into both. A piggy tossed into may grow; one that grows at its largest size pops and starts Lock & Spin: 3 spins, or 4 when both pop. Popped by the ghost, it is Super Lock & Spin.", { sizes })),
+        h("li", t("Lock & Spin: the popped piggy releases ghosts onto an empty board of 15 positions. A white ghost raises a frame one level (empty → bronze → silver → gold); a gold ghost makes it gold. A ghost landing on a gold frame moves on to a position that is not gold. Each spin lands 0 to 3 ghosts: when one lands the spins go back to the start, otherwise one is used. The feature ends with no spins left or a board all gold; then every frame turns into a coin or a jackpot (chances in the paytable).")),
+        h("li", t("Super Lock & Spin: gold ghosts only, and every gold frame turns into a jackpot, MINI to GRAND.")),
+        b.lock_spin ? h("li", t("Buy a feature (where allowed): Lock & Spin for {lock}× the bet, Super Lock & Spin for {super}× the bet, each starting with {n} spins. A bought feature neither uses nor changes the piggies.",
+          { lock: formatNumber(b.lock_spin), super: formatNumber(b.super_lock_spin), n: b.spins })) : null,
+        h("li", t("The most a round can win is {times}× the bet; when it is reached the round ends and the rest of the feature is forfeited.", { times: formatNumber(g.max_win) })),
+        h("li", t("Lock & Spin needs no decision: a round left unfinished is completed later as it would have been. Wins are paid when the round ends. A malfunction voids all pays and plays."))),
+      h("p.rules__meta", t("Game {name} version {version}, RTP variant {variant}.", { name: g.name, version: g.version, variant: g.variant })));
   }
 }

@@ -1,6 +1,8 @@
 // Reign of Gnomes symbol art: one inline SVG sprite (gradients + <symbol>s), drawn here,
 // no image files.  Each symbol has a 100x100 viewBox and is shown with <use href="#rog-XX">.
 
+import { t } from "../i18n.js";
+
 const SERIF = "Georgia, 'DejaVu Serif', 'Liberation Serif', serif";
 
 const tile = (fill) =>
@@ -23,8 +25,15 @@ const face = (cx, cy) =>
    <circle cx="${cx - 6.3}" cy="${cy - 3.7}" r=".7" fill="#fff"/><circle cx="${cx + 7.7}" cy="${cy - 3.7}" r=".7" fill="#fff"/>
    <circle cx="${cx - 11}" cy="${cy + 3}" r="3.2" fill="#ff7b7b" opacity=".45"/><circle cx="${cx + 11}" cy="${cy + 3}" r="3.2" fill="#ff7b7b" opacity=".45"/>`;
 
-export const SPRITE = `
-<svg xmlns="http://www.w3.org/2000/svg" class="sprite" aria-hidden="true" width="0" height="0" style="position:absolute">
+/** The sprite's markup, made when it is first drawn: after the language has loaded, for the
+ *  word on the wild's ribbon. */
+export function sprite() {
+  const wild = t("WILD");
+  // A longer word than WILD is set smaller, unspaced, and fitted to the ribbon.
+  const long = wild.length > 4;
+  const fit = long ? ' textLength="68" lengthAdjust="spacingAndGlyphs"' : "";
+  return `
+<svg xmlns="http://www.w3.org/2000/svg" class="sprite" aria-hidden="true" width="0" height="0">
  <defs>
   <linearGradient id="rog-gold" x1="0" y1="0" x2="0" y2="1">
    <stop offset="0" stop-color="#fff6c2"/><stop offset=".45" stop-color="#f2c14e"/><stop offset="1" stop-color="#9a6410"/>
@@ -146,7 +155,7 @@ export const SPRITE = `
   <circle cx="68" cy="50" r="3.5" fill="#35d0ff" stroke="#fff" stroke-width=".8"/>
   <circle cx="20" cy="22" r="3" fill="#fff3b0"/><circle cx="50" cy="12" r="3" fill="#fff3b0"/><circle cx="80" cy="22" r="3" fill="#fff3b0"/>
   <path d="M8 72 L92 72 L86 80 L92 88 L8 88 L14 80Z" fill="#b3123a" stroke="#4a0416" stroke-width="1.5"/>
-  <text x="50" y="86" text-anchor="middle" font-family="${SERIF}" font-weight="700" font-size="17" fill="#fff3b0" stroke="#4a0416" stroke-width="1" paint-order="stroke" letter-spacing="2">WILD</text>
+  <text x="50" y="${long ? 85 : 86}" text-anchor="middle" font-family="${SERIF}" font-weight="700" font-size="${long ? 12 : 17}" fill="#fff3b0" stroke="#4a0416" stroke-width="1" paint-order="stroke" letter-spacing="${long ? 0 : 2}"${fit}>${wild}</text>
  </symbol>
 
  <symbol id="rog-EG" viewBox="0 0 100 100">
@@ -177,6 +186,7 @@ export const SPRITE = `
   <path d="M50 12 L44 36 L58 46 L40 64 L52 76 L46 92 M58 46 L80 52 M44 36 L22 30 M40 64 L14 62" stroke="#0b1e27" stroke-width="3" fill="none" stroke-linejoin="round"/>
  </symbol>
 </svg>`;
+}
 
 export const ICONS = {
   stone: '<svg viewBox="0 0 100 100" aria-hidden="true"><use href="#rog-stone"/></svg>',

@@ -17,17 +17,41 @@
 // an autoplay, a replay) switches to it by itself.
 
 import { newKey } from "../api.js";
+import { locale, t, tk } from "../i18n.js";
 import { formatPercent } from "../money.js";
 import { countUp, h, topModal, wait } from "../ui.js";
-import { banner, bigWin, plural } from "./common.js";
+import { featureIntro, featureTotal } from "./common.js";
 import { TILE_ART } from "./pinguinos-art.js";
 import { ensureArt, Reel, STOPS, use } from "./pinguinos-parts.js";
 import { isUpper, UpperGame, upperRules } from "./pinguinos-upper.js";
 
 const REELS = 3;
 const NUDGE_LAMPS = 4;
-const REEL_NAMES = ["left", "center", "right"];
-const LADDER_NAMES = { sube_bonos: "Sube-Bonos", sube_nada: "Sube-Nada" };
+const REEL_NAMES = [tk("left reel"), tk("center reel"), tk("right reel")];
+const LADDER_NAMES = { sube_bonos: tk("Sube-Bonos"), sube_nada: tk("Sube-Nada") };
+// The symbol names the server sends (data/rtp-*.toml [symbols]), for the key scan: shown with t(name).
+const SYMBOL_NAMES = [
+  tk("Cherries"), tk("Lemon"), tk("Orange"), tk("Plum"), tk("Bell"), tk("Melon"), tk("Seven"), tk("Penguin"),
+  tk("Speaker (Disco)"), tk("Bonus"), tk("Wild (left and right reels)"),
+];
+// Big / Mega / Epic from these multiples of the stake (a line of Melons is 20×, Sevens 50×).
+const WIN_TIERS = { big: 20, mega: 50, epic: 100 };
+
+/** Reel numbers as a list: [1, 2] -> "1 and 2" / "1 y 2". */
+function reelList(numbers) {
+  return new Intl.ListFormat(locale(), { type: "conjunction" }).format(numbers.map(String));
+}
+
+/** A translated sentence with elements in it: its {name} placeholders become `nodes[name]`. */
+function withNodes(text, nodes) {
+  return text.split(/\{(\w+)\}/).map((s, i) => (i % 2 ? nodes[s] ?? `{${s}}` : s)).filter((s) => s !== "");
+}
+
+/** A translated sentence with marked words ("[Blue] prizes …"): each is drawn by make(k, words). */
+function withMarks(text, make) {
+  let k = 0;
+  return text.split(/\[([^\]]*)\]/).map((s, i) => (i % 2 ? make(k++, s) : s)).filter((s) => s !== "");
+}
 
 export function createRenderer(ctx) {
   return new PinguinosRenderer(ctx);
@@ -48,7 +72,8 @@ class PinguinosRenderer {
     this.ctx = ctx;
     this.game = ctx.game;
     const g = this.game;
-    this.labels = { spin: "Play", autoplay: "Auto-Play" };
+    this.labels = { spin: t("Play"), autoplay: t("Auto-Play") };
+    this.winTiers = WIN_TIERS;
     this.unit = g.unit || 20;
     this.scale = g.ladder || [];
     this.seesaw = g.seesaw_above ?? 0;
@@ -73,7 +98,7 @@ class PinguinosRenderer {
     this.refreshBet(this.levelFor(ctx.stake?.()) || g.bet_levels[0]);
     this.reels.forEach((r, i) => r.place([0, 4, 2][i] % STOPS));
     this.showWindow();
-    this.setMessage("PRESS PLAY", "Good luck!");
+    this.setMessage(t("PRESS PLAY"), t("Good luck!"));
     this.setPrize(0);
     this.setBonuses(0);
     this.setVlines(0);
@@ -98,7 +123,7 @@ class PinguinosRenderer {
     this.msgMain = h("span.l3p-marquee__main", { "data-testid": "message" });
     this.msgSub = h("span.l3p-marquee__sub", { "data-testid": "message-sub" });
     this.marquee = h("div.l3p-marquee", { "data-testid": "marquee", "aria-live": "polite" },
-      h("span.l3p-marquee__label", "Message · Risk game"),
+      h("span.l3p-marquee__label", t("Message · Risk game")),
       h("div.l3p-marquee__screen", this.msgMain, this.msgSub));
 
     // LED displays
@@ -106,9 +131,9 @@ class PinguinosRenderer {
       const value = h("span.l3p-led__value", { "data-testid": testid });
       return { value, el: h("div.l3p-led", { dataset: { led: testid } }, h("span.l3p-led__label", label), value) };
     };
-    this.prizeLed = led("Prize", "prize-display");
-    this.bonusLed = led("Bonuses", "bonuses-display");
-    this.balanceLed = led("Balance", "balance-display");
+    this.prizeLed = led(t("Prize"), "prize-display");
+    this.bonusLed = led(t("Bonuses"), "bonuses-display");
+    this.balanceLed = led(t("Balance"), "balance-display");
 
     // the paytable: the payout scale (top first), the Bonus and Disco prizes
     this.rungs = this.scale.map((credits, level) => {
@@ -117,14 +142,14 @@ class PinguinosRenderer {
       const value = h("span.l3p-rung__value", { dataset: { credits: String(credits) } });
       const el = h("div.l3p-rung", { dataset: { level: String(level), credits: String(credits), kind, symbol: code || "" }, "data-testid": `rung-${level}` },
         h("span.l3p-rung__lamp"),
-        h("span.l3p-rung__syms", code ? [use(code), use(code), use(code)] : h("span.l3p-rung__ladder", "Ladder")),
+        h("span.l3p-rung__syms", code ? [use(code), use(code), use(code)] : h("span.l3p-rung__ladder", t("Ladder"))),
         value);
       return { el, value, level, credits, code, kind };
     });
     const rungEls = this.rungs.slice().reverse().flatMap((r) => {
       const out = [r.el];
       if (r.level === this.seesawIndex + 1) {
-        out.push(h("div.l3p-seesaw", { "data-testid": "seesaw-mark" }, h("span", "▲▼ Seesaw above 3 Bells")));
+        out.push(h("div.l3p-seesaw", { "data-testid": "seesaw-mark" }, h("span", t("▲▼ Seesaw above 3 Bells"))));
       }
       return out;
     });
@@ -136,22 +161,22 @@ class PinguinosRenderer {
       return { el, value, n };
     });
     this.discoRow = h("div.l3p-brow.l3p-brow--disco", { "data-testid": "disco-row" },
-      h("span.l3p-rung__lamp"), h("span.l3p-rung__syms", [use("SP"), use("SP"), use("SP")]), h("span.l3p-rung__value", "DISCO"));
+      h("span.l3p-rung__lamp"), h("span.l3p-rung__syms", [use("SP"), use("SP"), use("SP")]), h("span.l3p-rung__value", t("DISCO")));
     this.payTitle = h("div.l3p-pay__title", { "data-testid": "paytable-bet" });
     this.pay = h("div.l3p-pay", { "data-testid": "paytable-lamps" },
       this.payTitle,
       h("div.l3p-pay__scale", rungEls),
       h("div.l3p-pay__bonus", this.bonusRows.map((b) => b.el), this.discoRow),
-      h("div.l3p-pay__key", h("span.l3p-key.l3p-key--blue", "Sube-Bonos"), h("span.l3p-key.l3p-key--yellow", "Sube-Nada")));
+      h("div.l3p-pay__key", h("span.l3p-key.l3p-key--blue", t("Sube-Bonos")), h("span.l3p-key.l3p-key--yellow", t("Sube-Nada"))));
 
     // the nudge lamps and the vertical-lines counter
     this.nudgeLamps = Array.from({ length: NUDGE_LAMPS }, (_, i) => h("span.l3p-lamp", { dataset: { n: String(NUDGE_LAMPS - i) } }, String(NUDGE_LAMPS - i)));
     this.nudgeBox = h("div.l3p-nudges", { "data-testid": "nudge-lamps", dataset: { left: "0" } },
-      h("span.l3p-side__label", "Nudges"), h("div.l3p-nudges__lamps", this.nudgeLamps));
+      h("span.l3p-side__label", t("Nudges")), h("div.l3p-nudges__lamps", this.nudgeLamps));
     this.vlDigit = h("span.l3p-vl__digit", { "data-testid": "vertical-lines-value" }, "0");
     this.vlPips = Array.from({ length: 9 }, (_, i) => h("span.l3p-vl__pip", { dataset: { n: String(9 - i) } }));
-    this.vlBox = h("div.l3p-vl", { "data-testid": "vertical-lines", dataset: { counter: "0" }, title: "Vertical lines for the upper game (0-9)" },
-      h("span.l3p-side__label", "V-lines"), use("vl", "l3p-vl__icon"), this.vlDigit, h("div.l3p-vl__pips", this.vlPips));
+    this.vlBox = h("div.l3p-vl", { "data-testid": "vertical-lines", dataset: { counter: "0" }, title: t("Vertical lines for the upper game (0-9)") },
+      h("span.l3p-side__label", t("V-lines")), use("vl", "l3p-vl__icon"), this.vlDigit, h("div.l3p-vl__pips", this.vlPips));
 
     // the reels behind glass, with the red payline
     this.window = h("div.l3p-window", { "data-testid": "reels" },
@@ -164,9 +189,9 @@ class PinguinosRenderer {
     this.reelBtns = this.reels.map((_, r) => {
       const b = h("button.l3p-btn.l3p-btn--reel", {
         type: "button", "data-testid": `reel-btn-${r}`, dataset: { reel: String(r) }, disabled: true,
-        title: `Hold / advance the ${REEL_NAMES[r]} reel (${["←", "↓", "→"][r]} or ${r + 1})`,
+        title: t("Hold / advance the {reel} ({key} or {n})", { reel: t(REEL_NAMES[r]), key: ["←", "↓", "→"][r], n: r + 1 }),
         onclick: () => this.reelButton(r),
-      }, h("span.l3p-btn__top", "Hold"), h("span.l3p-btn__bottom", "Advance"), h("kbd.l3p-btn__key", String(r + 1)));
+      }, h("span.l3p-btn__top", t("Hold")), h("span.l3p-btn__bottom", t("Advance")), h("kbd.l3p-btn__key", String(r + 1)));
       return b;
     });
     this.holds = h("div.l3p-holds", this.reelBtns);
@@ -175,12 +200,12 @@ class PinguinosRenderer {
     // the button deck
     const lampBtn = (cls, label, testid, title, onclick) => h(`button.l3p-btn.${cls}`, { type: "button", "data-testid": testid, title, onclick },
       h("span.l3p-btn__light"), h("span.l3p-btn__label", label));
-    this.collectBtn = lampBtn("l3p-btn--collect", "Collect", "collect", "Collect the prize (Backspace or +)", () => this.collect());
+    this.collectBtn = lampBtn("l3p-btn--collect", t("Collect"), "collect", t("Collect the prize (Backspace or +)"), () => this.collect());
     this.collectBtn.disabled = true;
-    this.autoBtn = lampBtn("l3p-btn--auto", "Auto", "auto-advance", "AUTO: the machine plays your nudges (Delete or /)", () => this.toggleSetting("auto_advance"));
-    this.riskBtn = lampBtn("l3p-btn--risk", "Auto-risk", "auto-risk", "AUTO-RISK: every ladder prize is risked (*)", () => this.toggleSetting("auto_risk"));
-    this.playBtn = lampBtn("l3p-btn--autoplay", "Auto-play", "machine-autoplay", "AUTO-PLAY: games start by themselves (−)", () => this.ctx.autoplay?.());
-    this.changeBtn = lampBtn("l3p-btn--change", "Change game", "change-game", "CHANGE GAME: the upper game and back (Shift or 0)", () => this.changeGame());
+    this.autoBtn = lampBtn("l3p-btn--auto", t("Auto"), "auto-advance", t("AUTO: the machine plays your nudges (Delete or /)"), () => this.toggleSetting("auto_advance"));
+    this.riskBtn = lampBtn("l3p-btn--risk", t("Auto-risk"), "auto-risk", t("AUTO-RISK: every ladder prize is risked (*)"), () => this.toggleSetting("auto_risk"));
+    this.playBtn = lampBtn("l3p-btn--autoplay", t("Auto-play"), "machine-autoplay", t("AUTO-PLAY: games start by themselves (−)"), () => this.ctx.autoplay?.());
+    this.changeBtn = lampBtn("l3p-btn--change", t("Change game"), "change-game", t("CHANGE GAME: the upper game and back (Shift or 0)"), () => this.changeGame());
     this.deck = h("div.l3p-deck", this.collectBtn, this.autoBtn, this.riskBtn, this.playBtn, this.changeBtn);
 
     // the Disco: five penguins on the dance floor
@@ -191,7 +216,7 @@ class PinguinosRenderer {
       return { el, prize };
     });
     this.disco = h("div.l3p-disco", { "data-testid": "disco", dataset: { lit: "-1" } },
-      h("span.l3p-disco__sign", "Disco"), h("div.l3p-disco__floor", this.penguins.map((p) => p.el)));
+      h("span.l3p-disco__sign", t("Disco")), h("div.l3p-disco__floor", this.penguins.map((p) => p.el)));
 
     // the bets the operator offers, lit for the chosen one
     const stakes = [...new Set([...(g.bet_levels || []).map((l) => l.stake), ...(g.bets_disabled || [])])].sort((a, b) => a - b);
@@ -199,15 +224,16 @@ class PinguinosRenderer {
       const i = g.bet_levels.findIndex((l) => l.stake === stake);
       return h("button.l3p-chip", {
         type: "button", dataset: { stake: String(stake) }, disabled: i < 0, "data-testid": `bet-lamp-${stake}`,
-        title: i < 0 ? "Not offered" : `Bet ${this.ctx.format(stake)}`,
+        title: i < 0 ? t("Not offered") : t("Bet {stake}", { stake: this.ctx.format(stake) }),
         onclick: () => this.ctx.setBet?.(i),
-      }, this.ctx.format(stake).replace(/\.00$/, ""));
+      }, this.ctx.format(stake).replace(/[.,]00(?=\D*$)/, "")); // €1.00 -> €1, 1,00 € -> 1 €
     });
-    this.bets = h("div.l3p-bets", { "data-testid": "bet-lamps" }, h("span.l3p-side__label", "Bet"), h("div.l3p-bets__chips", this.betChips));
+    this.bets = h("div.l3p-bets", { "data-testid": "bet-lamps" }, h("span.l3p-side__label", t("Bet")), h("div.l3p-bets__chips", this.betChips));
 
     this.fx = h("div.l3p-fx");
     this.center = h("div.l3p-center", this.disco, this.machine, this.deck);
-    const keys = [["Space", "Play"], ["← ↓ →", "Hold / advance"], ["⌫  +", "Collect (hold: all)"], ["Del  /", "Auto"], ["*", "Auto-risk"], ["−", "Auto-play"], ["↑  .", "Bet"], ["⇧  0", "Change game"]];
+    const keys = [[t("Space"), t("Play")], ["← ↓ →", t("Hold / advance")], ["⌫  +", t("Collect (hold: all)")], [t("Del  /"), t("Auto")], ["*", t("Auto-risk")],
+      ["−", t("Auto-play")], ["↑  .", t("Bet")], ["⇧  0", t("Change game")]];
     this.keys = h("div.l3p-keys", { "aria-hidden": "true" }, keys.flatMap(([k, what]) => [h("kbd", k), h("span", what)]));
     this.side = h("div.l3p-side", this.prizeLed.el, this.bonusLed.el, this.balanceLed.el, this.keys, this.bets);
     this.el = h("div.l3p", { "data-testid": "renderer-los-3-pinguinos", dataset: { phase: "idle" } },
@@ -240,7 +266,8 @@ class PinguinosRenderer {
   }
 
   symbolName(code) {
-    return this.game.symbols?.[code] || code;
+    const name = this.game.symbols?.[code];
+    return name ? t(name) : code;
   }
 
   levelFor(stake) {
@@ -256,7 +283,7 @@ class PinguinosRenderer {
   }
 
   bonusText(n) {
-    return plural(n, "Bonus", "Bonuses");
+    return t("{n} Bonuses", { n });
   }
 
   setPhase(phase) {
@@ -388,9 +415,10 @@ class PinguinosRenderer {
     this.settingsTouched = true;
     this.syncSettings();
     this.ctx.sound?.play("click");
-    const risked = this.screen === "upper" ? "Every fraction is played" : "Every ladder prize is risked";
-    this.setMessage(name === "auto_advance" ? `AUTO ${this.settings[name] ? "ON" : "OFF"}` : `AUTO-RISK ${this.settings[name] ? "ON" : "OFF"}`,
-      name === "auto_advance" ? "The machine plays your nudges" : risked);
+    const risked = this.screen === "upper" ? t("Every fraction is played") : t("Every ladder prize is risked");
+    const on = this.settings[name];
+    this.setMessage(name === "auto_advance" ? (on ? t("AUTO ON") : t("AUTO OFF")) : on ? t("AUTO-RISK ON") : t("AUTO-RISK OFF"),
+      name === "auto_advance" ? t("The machine plays your nudges") : risked);
     if (this.dec) this.maybeAuto();
     if (this.upper.dec) this.upper.maybeAuto();
     if (!this.ctx.api) return;
@@ -412,7 +440,7 @@ class PinguinosRenderer {
     if (!level) return;
     this.level = level;
     const fmt = (credits) => this.ctx.format(credits * level.coin);
-    this.payTitle.textContent = `Prizes at ${this.ctx.format(level.stake)}`;
+    this.payTitle.textContent = t("Prizes at {stake}", { stake: this.ctx.format(level.stake) });
     this.rungs.forEach((r) => {
       r.value.textContent = fmt(r.credits);
     });
@@ -519,8 +547,8 @@ class PinguinosRenderer {
       document.removeEventListener("keyup", this.keyUp, true);
       return;
     }
-    const t = e.target;
-    if (topModal() || (t instanceof HTMLElement && t.closest("input, textarea, select"))) return;
+    const target = e.target;
+    if (topModal() || (target instanceof HTMLElement && target.closest("input, textarea, select"))) return;
     if (e.key === "Shift") {
       if (this.shiftAlone) this.changeGame();
       this.shiftAlone = false;
@@ -545,17 +573,17 @@ class PinguinosRenderer {
   async changeGame() {
     if (this.switching) return;
     if (this.ctx.busy?.() || this.dec || this.upper.dec) {
-      this.refuseChange("busy", "FINISH THE GAME FIRST", "Then CHANGE GAME");
+      this.refuseChange("busy", t("FINISH THE GAME FIRST"), t("Then CHANGE GAME"));
       return;
     }
     if (this.screen === "lower") {
       const need = this.upper.lowestBonuses();
       if (need === null) {
-        this.refuseChange("closed", "NO UPPER GAME", "No upper bet is on offer");
+        this.refuseChange("closed", t("NO UPPER GAME"), t("No upper bet is on offer"));
         return;
       }
       if (this.bonuses < need) {
-        this.refuseChange("bonuses", "NOT ENOUGH BONUSES", `The upper game needs ${this.bonusText(need)}: win them down here`);
+        this.refuseChange("bonuses", t("NOT ENOUGH BONUSES"), t("The upper game needs {n} Bonuses: win them down here", { n: need }));
         return;
       }
     }
@@ -584,7 +612,7 @@ class PinguinosRenderer {
         this.upper.setCounter(this.vlines);
         this.upper.idleMessage();
       } else {
-        this.setMessage("LOWER GAME", "PRESS PLAY");
+        this.setMessage(t("LOWER GAME"), t("PRESS PLAY"));
       }
       this.ctx.refreshControls?.();
     };
@@ -596,7 +624,7 @@ class PinguinosRenderer {
     this.changeBtn.disabled = true;
     this.ctx.sound?.play("feature");
     const shutter = h("div.l3p-shutter", { "data-testid": "switch", "aria-hidden": "true" },
-      h("span.l3p-shutter__sign", screen === "upper" ? "Upper game" : "Lower game"));
+      h("span.l3p-shutter__sign", screen === "upper" ? t("Upper game") : t("Lower game")));
     this.el.append(shutter);
     const d = 420 * this.speed();
     const run = (frames) => (d < 16 ? Promise.resolve() : shutter.animate(frames, { duration: d, easing: "ease-in-out", fill: "forwards" }).finished.catch(() => {}));
@@ -647,19 +675,19 @@ class PinguinosRenderer {
       this.setNudges(st.nudges_left ?? 0);
       this.reelBtns.forEach((b) => (b.disabled = false));
       this.collectBtn.disabled = false;
-      this.setMessage(`${plural(st.nudges_left, "NUDGE")} LEFT`, "Advance a reel · PLAY: best move · COLLECT: keep the line");
+      this.setMessage(t("{n} NUDGES LEFT", { n: st.nudges_left }), t("Advance a reel · PLAY: best move · COLLECT: keep the line"));
     } else if (phase === "hold") {
       const spec = round.actions.find((a) => a.name === "hold");
       this.mask = spec?.default ?? st.suggested_hold ?? 0;
       this.allowedMasks = new Set(spec?.choices || []);
       this.reelBtns.forEach((b) => (b.disabled = false));
       this.showMask();
-      this.setMessage("HOLD?", "Change the holds, then PLAY the held game");
+      this.setMessage(t("HOLD?"), t("Change the holds, then PLAY the held game"));
     } else if (phase === "ladder") {
       this.collectBtn.disabled = false;
       this.ladderMessage();
     } else if (phase === "disco") {
-      this.setMessage("DISCO!", "PLAY stops the lights");
+      this.setMessage(t("DISCO!"), t("PLAY stops the lights"));
       this.startDisco();
     }
     this.maybeAuto();
@@ -718,7 +746,7 @@ class PinguinosRenderer {
     } else if (d.phase === "hold") {
       const next = this.mask ^ (1 << r);
       if (!this.allowedMasks.has(next)) {
-        this.setMessage("TWO REELS AT MOST", "Release a reel first");
+        this.setMessage(t("TWO REELS AT MOST"), t("Release a reel first"));
         this.pulse(this.reelBtns[r], "l3p-refuse");
         return;
       }
@@ -783,7 +811,7 @@ class PinguinosRenderer {
       return;
     }
     this.setPhase("spin");
-    this.setMessage("GOOD LUCK!", "");
+    this.setMessage(t("GOOD LUCK!"), "");
     this.reels.forEach((r, i) => r.spin(i * 70));
     this.ctx.sound?.play("spin");
   }
@@ -795,7 +823,7 @@ class PinguinosRenderer {
     }
     this.reels.forEach((r) => r.place(r.stop));
     this.setPhase("idle");
-    this.setMessage("PRESS PLAY", "");
+    this.setMessage(t("PRESS PLAY"), "");
   }
 
   async restore(round) {
@@ -842,7 +870,7 @@ class PinguinosRenderer {
         return this.presentNudge(ev, instant);
       case "nudges_done":
         this.setNudges(0);
-        if (!instant) this.setMessage("NUDGES OVER", "");
+        if (!instant) this.setMessage(t("NUDGES OVER"), "");
         return undefined;
       case "hold_offer":
         return this.holdOffer(ev, instant);
@@ -857,7 +885,7 @@ class PinguinosRenderer {
         this.setBonuses(ev.balance, !instant);
         if (!instant) {
           this.ctx.sound?.play("diamond");
-          this.setMessage(`+${this.bonusText(ev.won)}`, `Bonuses: ${ev.balance}`);
+          this.setMessage(`+${this.bonusText(ev.won)}`, t("Bonuses: {count}", { count: ev.balance }));
           await wait(500);
         }
         return undefined;
@@ -872,7 +900,7 @@ class PinguinosRenderer {
       case "ladder_end":
         return this.ladderEnd(ev, instant);
       case "no_prize":
-        if (!instant) this.setMessage("NO PRIZE", "Press PLAY");
+        if (!instant) this.setMessage(t("NO PRIZE"), t("Press PLAY"));
         this.el.dataset.result = "none";
         return undefined;
       case "round_end":
@@ -890,7 +918,7 @@ class PinguinosRenderer {
     const spinning = new Set(ev.spinning || [0, 1, 2]);
     if (ev.game === "held") {
       this.el.dataset.held = "1";
-      if (!instant) this.setMessage("HELD GAME", "Free: the other reels spin");
+      if (!instant) this.setMessage(t("HELD GAME"), t("Free: the other reels spin"));
     }
     if (instant) {
       ev.stops.forEach((s, r) => this.reels[r].place(s));
@@ -901,13 +929,13 @@ class PinguinosRenderer {
       if (spinning.has(i) && !r.spinning) r.spin(i * 60);
       if (!spinning.has(i)) r.place(r.stop);
     });
-    let t = 380;
+    let clock = 380;
     const landing = [];
     for (let i = 0; i < REELS; i++) {
       if (!spinning.has(i)) continue;
-      const at = t;
+      const at = clock;
       landing.push(wait(at).then(() => this.reels[i].land(ev.stops[i])));
-      t += 240;
+      clock += 240;
     }
     await Promise.all(landing);
     this.showWindow(ev);
@@ -920,7 +948,7 @@ class PinguinosRenderer {
       return;
     }
     this.ctx.sound?.play("feature");
-    this.setMessage(`${plural(ev.nudges, "NUDGE")}!`, "Advance the reels");
+    this.setMessage(t("{n} NUDGES!", { n: ev.nudges }), t("Advance the reels"));
     for (let n = 1; n <= ev.nudges; n++) {
       this.setNudges(n);
       await wait(110);
@@ -933,7 +961,7 @@ class PinguinosRenderer {
     this.setNudges(ev.left);
     if (instant) reel.place(ev.to);
     else {
-      this.setMessage(`${plural(ev.left, "NUDGE")} LEFT`, `The ${REEL_NAMES[ev.reel]} reel advances`);
+      this.setMessage(t("{n} NUDGES LEFT", { n: ev.left }), t("The {reel} advances", { reel: t(REEL_NAMES[ev.reel]) }));
       await reel.nudge(ev.to);
     }
     this.showWindow(ev);
@@ -945,7 +973,7 @@ class PinguinosRenderer {
     this.showMask();
     if (!instant) {
       this.ctx.sound?.play("feature");
-      this.setMessage("HOLD?", "Change the holds, then PLAY the held game");
+      this.setMessage(t("HOLD?"), t("Change the holds, then PLAY the held game"));
     }
   }
 
@@ -954,7 +982,7 @@ class PinguinosRenderer {
     this.heldMask = ev.mask;
     this.showMask();
     if (!instant) {
-      this.setMessage(ev.held.length ? `HOLDING ${ev.held.map((r) => r + 1).join(" + ")}` : "NO HOLD", "Free held game");
+      this.setMessage(ev.held.length ? t("HOLDING {reels}", { reels: ev.held.map((r) => r + 1).join(" + ") }) : t("NO HOLD"), t("Free held game"));
       await wait(250);
     }
   }
@@ -1007,22 +1035,22 @@ class PinguinosRenderer {
         return;
       }
       this.ctx.sound?.play(ev.credits >= 1000 ? "bigwin" : "win");
-      this.setMessage(`PRIZE ${this.money(ev.credits)}`, `3 × ${name}`);
+      this.setMessage(t("PRIZE {amount}", { amount: this.money(ev.credits) }), `3 × ${name}`);
       await Promise.all([this.countPrize(ev.credits * this.coin()), this.ctx.addWin?.(ev.credits)]);
       await wait(350);
       return;
     }
     if (instant) return;
     if (ev.kind === "bonus") {
-      this.setMessage(`${this.bonusText(ev.bonuses)}!`, "Bonuses are for the upper game");
+      this.setMessage(t("{n} Bonuses!", { n: ev.bonuses }), t("Bonuses are for the upper game"));
       this.ctx.sound?.play("win");
       await wait(400);
     } else if (ev.kind === "disco") {
-      this.setMessage("DISCO!", "3 × Speaker");
+      this.setMessage(t("DISCO!"), t("3 × Speaker"));
       this.ctx.sound?.play("feature");
       await wait(300);
     } else {
-      this.setMessage(`PRIZE ${this.money(ev.credits)}`, `3 × ${name}: ${LADDER_NAMES[ev.ladder]}`);
+      this.setMessage(t("PRIZE {amount}", { amount: this.money(ev.credits) }), `3 × ${name}: ${t(LADDER_NAMES[ev.ladder])}`);
       this.ctx.sound?.play("win");
       await wait(350);
     }
@@ -1039,16 +1067,14 @@ class PinguinosRenderer {
     this.el.dataset.bonusesWon = String(ev.bonuses_won);
     if (instant) return;
     if (ev.win > 0) {
-      this.setMessage(`YOU WIN ${this.ctx.format(ev.win)}`, ev.bonuses_won ? `and ${this.bonusText(ev.bonuses_won)}` : "Press PLAY");
+      this.setMessage(t("YOU WIN {amount}", { amount: this.ctx.format(ev.win) }), ev.bonuses_won ? t("and {n} Bonuses", { n: ev.bonuses_won }) : t("Press PLAY"));
     } else if (ev.bonuses_won > 0) {
-      this.setMessage(`${this.bonusText(ev.bonuses_won)} WON`, "Press PLAY");
+      this.setMessage(t("{n} Bonuses WON", { n: ev.bonuses_won }), t("Press PLAY"));
     }
     const balance = this.ctx.balance?.();
     if (ev.win > 0 && Number.isSafeInteger(balance)) {
       await countUp(this.balanceLed.value, balance - ev.win, balance, 600, (v) => this.ctx.format(v));
     }
-    const stake = round?.stake ?? this.level?.stake ?? 1;
-    if (ev.win >= stake * 50) await bigWin(this.fx, { amount: ev.win, stake, format: this.ctx.format, sound: this.ctx.sound });
   }
 
   // -- the ladders ---------------------------------------------------------------------------
@@ -1078,12 +1104,12 @@ class PinguinosRenderer {
     if (!lad) return;
     const now = this.money(this.scale[lad.level]);
     const up = this.scale[lad.level + 1];
-    const upText = up !== undefined ? `UP ${this.money(up)}` : "";
+    const upText = up !== undefined ? t("UP {amount}", { amount: this.money(up) }) : "";
     let sub;
-    if (lad.kind === "sube_nada") sub = `${upText} or NOTHING`;
-    else if (lad.level > this.seesawIndex) sub = `SEESAW: ${upText} or DOWN ${this.money(this.scale[lad.level - 1])}`;
-    else sub = `${upText} or BONUSES`;
-    this.setMessage(`${LADDER_NAMES[lad.kind].toUpperCase()} ${now}`, `COLLECT or PLAY · ${sub}`);
+    if (lad.kind === "sube_nada") sub = t("{up} or NOTHING", { up: upText });
+    else if (lad.level > this.seesawIndex) sub = t("SEESAW: {up} or DOWN {down}", { up: upText, down: this.money(this.scale[lad.level - 1]) });
+    else sub = t("{up} or BONUSES", { up: upText });
+    this.setMessage(`${t(LADDER_NAMES[lad.kind]).toUpperCase()} ${now}`, t("COLLECT or PLAY · {choices}", { choices: sub }));
   }
 
   async ladderStart(ev, instant) {
@@ -1117,7 +1143,7 @@ class PinguinosRenderer {
         this.ctx.sound?.play(ev.result === "up" ? "win" : "crack");
         this.pulse(this.rungs[lad.level].el, "l3p-pulse");
         this.ladderMessage();
-        this.msgMain.textContent = ev.result === "up" ? `UP! ${this.money(ev.credits)}` : `DOWN ${this.money(ev.credits)}`;
+        this.msgMain.textContent = ev.result === "up" ? t("UP! {amount}", { amount: this.money(ev.credits) }) : t("DOWN {amount}", { amount: this.money(ev.credits) });
         await wait(420);
         this.ladderMessage();
       }
@@ -1130,13 +1156,13 @@ class PinguinosRenderer {
       this.el.dataset.result = "nothing";
       if (!instant) {
         this.ctx.sound?.play("crack");
-        this.setMessage("NOTHING", "Sube-Nada lost the prize");
+        this.setMessage(t("NOTHING"), t("Sube-Nada lost the prize"));
         await wait(600);
       }
     } else if (ev.result === "bonuses") {
       this.el.dataset.result = "ladder-bonuses";
       if (!instant) {
-        this.setMessage(`BONUSES ${ev.bonuses}`, `${this.money(ev.from_credits)} turned into ${this.bonusText(ev.bonuses)}`);
+        this.setMessage(t("BONUSES {count}", { count: ev.bonuses }), t("{amount} turned into {n} Bonuses", { amount: this.money(ev.from_credits), n: ev.bonuses }));
         await wait(500);
       }
     }
@@ -1151,7 +1177,7 @@ class PinguinosRenderer {
       return;
     }
     this.ctx.sound?.play(ev.how === "maximum" ? "bigwin" : "win");
-    this.setMessage(ev.how === "maximum" ? "MAXIMUM PRIZE!" : `COLLECTED ${this.money(ev.credits)}`, "");
+    this.setMessage(ev.how === "maximum" ? t("MAXIMUM PRIZE!") : t("COLLECTED {amount}", { amount: this.money(ev.credits) }), "");
     await Promise.all([this.countPrize(ev.credits * this.coin()), this.ctx.addWin?.(ev.credits)]);
   }
 
@@ -1207,8 +1233,7 @@ class PinguinosRenderer {
       this.penguins[i].el.dataset.prize = prize;
     });
     if (instant) return;
-    this.ctx.sound?.play("feature");
-    await banner(this.fx, { title: "DISCO!", sub: "Five penguins · PLAY stops the lights", kind: "feature", ms: 1200, testid: "banner-disco" });
+    await featureIntro(this.ctx, this.fx, { title: t("DISCO!"), sub: t("Five penguins · PLAY stops the lights"), kind: "disco", testid: "banner-disco" });
   }
 
   async discoStop(ev, instant) {
@@ -1237,9 +1262,10 @@ class PinguinosRenderer {
       return;
     }
     this.ctx.sound?.play("bigwin");
-    this.setMessage(`PENGUIN ${ev.penguin + 1}: ${this.discoText(ev.prize)}`, cash && amount <= this.seesaw ? "Into Sube-Bonos" : "");
+    this.setMessage(t("PENGUIN {number}: {prize}", { number: ev.penguin + 1, prize: this.discoText(ev.prize) }), cash && amount <= this.seesaw ? t("Into Sube-Bonos") : "");
     if (cash && amount > this.seesaw) {
       await Promise.all([this.countPrize(amount * this.coin()), this.ctx.addWin?.(amount)]);
+      await featureTotal(this.ctx, this.fx, { title: t("Disco"), amount: amount * this.coin(), kind: "disco", testid: "banner-disco-total" });
     }
     await wait(500);
   }
@@ -1248,7 +1274,7 @@ class PinguinosRenderer {
 
   /** The recall's line for a round's start: an upper bet is cash and Bonuses. */
   startText(action) {
-    return action.mode === "upper" ? `Start: upper game, bet ${this.upper.labelFor(action.stake)}` : null;
+    return action.mode === "upper" ? t("Start: upper game, bet {bet}", { bet: this.upper.labelFor(action.stake) }) : null;
   }
 
   describe(ev) {
@@ -1257,49 +1283,61 @@ class PinguinosRenderer {
     const line = (syms) => syms.map((c) => this.symbolName(c)).join(" · ");
     switch (ev.type) {
       case "spin":
-        return `${ev.game === "held" ? "Held game" : "Game"}: ${line(ev.line)} on the line${ev.game === "held" ? ` (reels ${ev.spinning.map((r) => r + 1).join(", ")} spun)` : ""}`;
+        return ev.game === "held"
+          ? t("Held game: {line} on the line (reels {reels} spun)", { line: line(ev.line), reels: ev.spinning.map((r) => r + 1).join(", ") })
+          : t("Game: {line} on the line", { line: line(ev.line) });
       case "nudge_offer":
-        return `${plural(ev.nudges, "nudge")} offered`;
+        return t("{n} nudges offered", { n: ev.nudges });
       case "nudge":
-        return `Nudge: the ${REEL_NAMES[ev.reel]} reel advanced (${plural(ev.left, "nudge")} left): ${line(ev.line)}`;
+        return t("Nudge: the {reel} advanced ({n} nudges left): {line}", { reel: t(REEL_NAMES[ev.reel]), n: ev.left, line: line(ev.line) });
       case "nudges_done":
-        return ev.left ? `Nudges ended with ${ev.left} unused` : "Nudges over";
-      case "hold_offer":
-        return `Hold offered: reels ${this.maskText(ev.suggested)} suggested`;
-      case "hold":
-        return ev.held.length ? `Held reels ${ev.held.map((r) => r + 1).join(" and ")}${ev.mask !== ev.suggested ? " (changed by the player)" : ""}` : "No reel held";
+        return ev.left ? t("Nudges ended with {count} unused", { count: ev.left }) : t("Nudges over");
+      case "hold_offer": {
+        const reels = this.maskText(ev.suggested);
+        return reels ? t("Hold offered: reels {reels} suggested", { reels }) : t("Hold offered: reels none suggested");
+      }
+      case "hold": {
+        if (!ev.held.length) return t("No reel held");
+        const reels = reelList(ev.held.map((r) => r + 1));
+        return ev.mask !== ev.suggested ? t("Held reels {reels} (changed by the player)", { reels }) : t("Held reels {reels}", { reels });
+      }
       case "vertical_lines":
-        return `Vertical lines: +${ev.hits}, counter ${ev.before} → ${ev.counter}`;
+        return t("Vertical lines: +{hits}, counter {before} → {counter}", { hits: ev.hits, before: ev.before, counter: ev.counter });
       case "prize":
-        if (ev.kind === "bonus") return `Prize: ${this.bonusText(ev.bonuses)}`;
-        if (ev.kind === "disco") return "Prize: the Disco (3 Speakers)";
-        return `Prize: 3 × ${this.symbolName(ev.symbol)} ${money(ev.credits)}${ev.ladder ? ` into ${LADDER_NAMES[ev.ladder]}` : ""}`;
+        if (ev.kind === "bonus") return t("Prize: {n} Bonuses", { n: ev.bonuses });
+        if (ev.kind === "disco") return t("Prize: the Disco (3 Speakers)");
+        return ev.ladder
+          ? t("Prize: 3 × {symbol} {amount} into {ladder}", { symbol: this.symbolName(ev.symbol), amount: money(ev.credits), ladder: t(LADDER_NAMES[ev.ladder]) })
+          : t("Prize: 3 × {symbol} {amount}", { symbol: this.symbolName(ev.symbol), amount: money(ev.credits) });
       case "bonuses":
-        return `${this.bonusText(ev.won)} won; Bonuses ${ev.balance}`;
+        return t("{n} Bonuses won; Bonuses {count}", { n: ev.won, count: ev.balance });
       case "disco_start":
-        return `Disco: the penguins hold ${ev.penguins.map((p) => this.discoText(p)).join(", ")}`;
+        return t("Disco: the penguins hold {prizes}", { prizes: ev.penguins.map((p) => this.discoText(p)).join(", ") });
       case "disco_stop":
-        return `Disco stopped on penguin ${ev.penguin + 1}: ${this.discoText(ev.prize)}`;
+        return t("Disco stopped on penguin {number}: {prize}", { number: ev.penguin + 1, prize: this.discoText(ev.prize) });
       case "ladder_start":
-        return `${LADDER_NAMES[ev.kind]} starts at ${money(ev.credits)}`;
+        return t("{ladder} starts at {amount}", { ladder: t(LADDER_NAMES[ev.kind]), amount: money(ev.credits) });
       case "ladder_step":
-        if (ev.result === "up") return `PLAY: up to ${money(ev.credits)}`;
-        if (ev.result === "down") return `PLAY: down to ${money(ev.credits)}`;
-        if (ev.result === "nothing") return "PLAY: nothing (the prize is lost)";
-        return `PLAY: ${money(ev.from_credits)} turned into ${this.bonusText(ev.bonuses)}`;
+        if (ev.result === "up") return t("PLAY: up to {amount}", { amount: money(ev.credits) });
+        if (ev.result === "down") return t("PLAY: down to {amount}", { amount: money(ev.credits) });
+        if (ev.result === "nothing") return t("PLAY: nothing (the prize is lost)");
+        return t("PLAY: {amount} turned into {n} Bonuses", { amount: money(ev.from_credits), n: ev.bonuses });
       case "ladder_end":
-        return ev.how === "maximum" ? `Maximum prize ${money(ev.credits)}` : `Collected ${money(ev.credits)}`;
+        return ev.how === "maximum" ? t("Maximum prize {amount}", { amount: money(ev.credits) }) : t("Collected {amount}", { amount: money(ev.credits) });
       case "no_prize":
-        return "No prize";
+        return t("No prize");
       case "round_end":
-        return `Round over: ${this.ctx.format(ev.win)} won${ev.bonuses_won ? ` and ${this.bonusText(ev.bonuses_won)}` : ""}`;
+        return ev.bonuses_won
+          ? t("Round over: {amount} won and {n} Bonuses", { amount: this.ctx.format(ev.win), n: ev.bonuses_won })
+          : t("Round over: {amount} won", { amount: this.ctx.format(ev.win) });
       default:
         return ev.type;
     }
   }
 
+  /** The reels of a hold mask as a list ("1 and 2"); "" for none. */
   maskText(mask) {
-    return [0, 1, 2].filter((r) => mask >> r & 1).map((r) => r + 1).join(" and ") || "none";
+    return reelList([0, 1, 2].filter((r) => mask >> r & 1).map((r) => r + 1));
   }
 
   /**
@@ -1363,18 +1401,18 @@ class PinguinosRenderer {
     const end = events.find((e) => e.type === "round_end");
     const phase = this.el.dataset.phase;
     if (end) {
-      if (end.win > 0) this.setMessage(`YOU WIN ${this.ctx.format(end.win)}`, end.bonuses_won ? `and ${this.bonusText(end.bonuses_won)}` : "");
-      else if (end.bonuses_won > 0) this.setMessage(`${this.bonusText(end.bonuses_won)} WON`, "");
-      else if (this.el.dataset.result === "nothing") this.setMessage("NOTHING", "Sube-Nada lost the prize");
-      else this.setMessage("NO PRIZE", "");
+      if (end.win > 0) this.setMessage(t("YOU WIN {amount}", { amount: this.ctx.format(end.win) }), end.bonuses_won ? t("and {n} Bonuses", { n: end.bonuses_won }) : "");
+      else if (end.bonuses_won > 0) this.setMessage(t("{n} Bonuses WON", { n: end.bonuses_won }), "");
+      else if (this.el.dataset.result === "nothing") this.setMessage(t("NOTHING"), t("Sube-Nada lost the prize"));
+      else this.setMessage(t("NO PRIZE"), "");
     } else if (this.ladder) {
       this.ladderMessage();
     } else if (phase === "nudge") {
-      this.setMessage(`${plural(Number(this.nudgeBox.dataset.left || 0), "NUDGE")} LEFT`, "");
+      this.setMessage(t("{n} NUDGES LEFT", { n: Number(this.nudgeBox.dataset.left || 0) }), "");
     } else if (phase === "hold") {
-      this.setMessage("HOLD?", "");
+      this.setMessage(t("HOLD?"), "");
     } else if (phase === "disco") {
-      this.setMessage("DISCO!", "");
+      this.setMessage(t("DISCO!"), "");
     }
   }
 
@@ -1386,7 +1424,7 @@ class PinguinosRenderer {
     const fmt = (credits) => this.ctx.format(credits * level.coin);
     const rows = Object.entries(g.pays).sort((a, b) => b[1] - a[1]).map(([code, credits]) => {
       const kind = this.blue.has(code) ? "blue" : this.yellow.has(code) ? "yellow" : "plain";
-      const note = kind === "blue" ? (credits <= this.seesaw ? "Sube-Bonos" : "") : kind === "yellow" ? "Sube-Nada" : "";
+      const note = kind === "blue" ? (credits <= this.seesaw ? t("Sube-Bonos") : "") : kind === "yellow" ? t("Sube-Nada") : "";
       return h("tr", { dataset: { symbol: code, kind } },
         h("td", h("span.l3p-pt__syms", [use(code), use(code), use(code)])),
         h("td", this.symbolName(code)),
@@ -1396,7 +1434,7 @@ class PinguinosRenderer {
     const bp = g.bonus_pays || {};
     const bonusRows = [1, 2, 3].map((n) => h("tr", { dataset: { bonus: String(n) } },
       h("td", h("span.l3p-pt__syms", Array.from({ length: n }, () => use(g.bonus || "BO")))),
-      h("td", `${n} Bonus symbol${n > 1 ? "s" : ""} (wilds join them)`),
+      h("td", t("{n} Bonus symbols (wilds join them)", { n })),
       h("td.l3p-pt__value", this.bonusText((bp[n] ?? bp[String(n)]) * level.coin)), h("td", "")));
     const discoCash = (g.disco_prizes || []).filter((p) => p[0] === "C").map((p) => Number(p.slice(1)));
     const discoBonus = (g.disco_prizes || []).filter((p) => p[0] === "B").map((p) => Number(p.slice(1)));
@@ -1404,19 +1442,20 @@ class PinguinosRenderer {
     const ladder = this.scale.slice().reverse().map((credits, k) => {
       const level_ = this.scale.length - 1 - k;
       return h("li", { dataset: { level: String(level_) } }, fmt(credits),
-        level_ === this.scale.length - 1 ? " (maximum)" : "", credits === this.seesaw ? " ← 3 Bells: seesaw above" : "");
+        level_ === this.scale.length - 1 ? ` ${t("(maximum)")}` : "", credits === this.seesaw ? ` ${t("← 3 Bells: seesaw above")}` : "");
     });
     return h("div.paytable.l3p-paytable", { "data-testid": "paytable" },
-      h("p.paytable__intro", `Prizes for three on the red center line at your bet of ${this.ctx.format(level.stake)}. The wild (left and right reels) joins any pair; with a Bonus symbol on the line it always joins the Bonus.`),
+      h("p.paytable__intro", t("Prizes for three on the red center line at your bet of {stake}. The wild (left and right reels) joins any pair; with a Bonus symbol on the line it always joins the Bonus.", { stake: this.ctx.format(level.stake) })),
       h("table.table.l3p-pt", h("tbody", rows, h("tr", { dataset: { symbol: "SP" } },
-        h("td", h("span.l3p-pt__syms", [use("SP"), use("SP"), use("SP")])), h("td", "Speaker"), h("td.l3p-pt__value", "DISCO"), h("td", "")), bonusRows)),
-      h("p", h("span.l3p-key.l3p-key--blue", "Blue"), " prizes up to 3 Bells may be risked in Sube-Bonos; ",
-        h("span.l3p-key.l3p-key--yellow", "yellow"), " prizes in Sube-Nada."),
-      h("h3", "The Disco"),
-      h("p", `Five penguins, each with a prize: ${range(discoCash, fmt)} or ${range(discoBonus, (n) => this.bonusText(n * level.coin))}. PLAY stops the lights on one penguin; a cash prize up to 3 Bells goes into Sube-Bonos.`),
-      h("h3", "The payout scale"),
+        h("td", h("span.l3p-pt__syms", [use("SP"), use("SP"), use("SP")])), h("td", t("Speaker")), h("td.l3p-pt__value", t("DISCO")), h("td", "")), bonusRows)),
+      h("p", withMarks(t("[Blue] prizes up to 3 Bells may be risked in Sube-Bonos; [yellow] prizes in Sube-Nada."),
+        (k, words) => h(k === 0 ? "span.l3p-key.l3p-key--blue" : "span.l3p-key.l3p-key--yellow", words))),
+      h("h3", t("The Disco")),
+      h("p", t("Five penguins, each with a prize: {cash} or {bonuses}. PLAY stops the lights on one penguin; a cash prize up to 3 Bells goes into Sube-Bonos.",
+        { cash: range(discoCash, fmt), bonuses: range(discoBonus, (n) => this.bonusText(n * level.coin)) })),
+      h("h3", t("The payout scale")),
       h("ol.l3p-pt__ladder", { reversed: true }, ladder),
-      h("p", `1 Bonus counts as ${this.ctx.format(g.bonus_value)} when a prize turns into Bonuses (the rest is rounded at random).`));
+      h("p", t("1 Bonus counts as {value} when a prize turns into Bonuses (the rest is rounded at random).", { value: this.ctx.format(g.bonus_value) })));
   }
 
   rules() {
@@ -1424,22 +1463,22 @@ class PinguinosRenderer {
     const levels = g.bet_levels;
     const fmt = this.ctx.format;
     return h("div.rules", { "data-testid": "rules" },
-      h("p.rules__rtp", "Theoretical return to player (RTP): ", h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2)),
-        ` (with the best play, AUTO; Bonuses counted at ${fmt(g.bonus_value)} each).`),
+      h("p.rules__rtp", withNodes(t("Theoretical return to player (RTP): {rtp} (with the best play, AUTO; Bonuses counted at {value} each).", { value: fmt(g.bonus_value) }),
+        { rtp: h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2)) })),
       h("ul",
-        h("li", `Three reels of 16 symbols; prizes on the red center line. Bets: ${levels.map((l) => fmt(l.stake)).join(", ")}. Every prize is scaled to the bet.`),
-        h("li", "Wild: on the left and right reels, it joins any other symbol; with a Bonus symbol on the line it always joins the Bonus."),
-        h("li", "Hold: two matching symbols without a prize may offer a free held game: the machine suggests the pair; HOLD / ADVANCE under each reel holds or releases it (two reels at most), and PLAY spins the others."),
-        h("li", "Nudges: after a near miss the machine may offer 1 to 4 nudges (the lamps beside the reels). Each moves a reel one stop down, bringing the symbol above onto the line. PLAY plays the best move, COLLECT keeps the line. AUTO (lit) plays every nudge for you."),
-        h("li", "Sube-Bonos: a blue prize up to 3 Bells (and a Disco prize up to 3 Bells) may be collected or played. PLAY goes up the payout scale or turns the prize into Bonuses; above 3 Bells it is a seesaw: up or one step down. The top of the scale is paid at once."),
-        h("li", "Sube-Nada: a yellow prize may be collected or played: up the scale, or nothing."),
-        h("li", "AUTO-RISK (lit) plays every ladder to its end."),
-        h("li", "The Disco: three Speakers. Five penguins light in turn until PLAY stops them; the lit penguin's prize is won."),
-        h("li", `Vertical lines: a symbol with the vertical-lines sign on the line adds one to the counter (up to ${9}), used in the upper game.`),
-        h("li", "Bonuses are only for the upper game; the BONUSES display shows your balance of them."),
+        h("li", t("Three reels of 16 symbols; prizes on the red center line. Bets: {bets}. Every prize is scaled to the bet.", { bets: levels.map((l) => fmt(l.stake)).join(", ") })),
+        h("li", t("Wild: on the left and right reels, it joins any other symbol; with a Bonus symbol on the line it always joins the Bonus.")),
+        h("li", t("Hold: two matching symbols without a prize may offer a free held game: the machine suggests the pair; HOLD / ADVANCE under each reel holds or releases it (two reels at most), and PLAY spins the others.")),
+        h("li", t("Nudges: after a near miss the machine may offer 1 to 4 nudges (the lamps beside the reels). Each moves a reel one stop down, bringing the symbol above onto the line. PLAY plays the best move, COLLECT keeps the line. AUTO (lit) plays every nudge for you.")),
+        h("li", t("Sube-Bonos: a blue prize up to 3 Bells (and a Disco prize up to 3 Bells) may be collected or played. PLAY goes up the payout scale or turns the prize into Bonuses; above 3 Bells it is a seesaw: up or one step down. The top of the scale is paid at once.")),
+        h("li", t("Sube-Nada: a yellow prize may be collected or played: up the scale, or nothing.")),
+        h("li", t("AUTO-RISK (lit) plays every ladder to its end.")),
+        h("li", t("The Disco: three Speakers. Five penguins light in turn until PLAY stops them; the lit penguin's prize is won.")),
+        h("li", t("Vertical lines: a symbol with the vertical-lines sign on the line adds one to the counter (up to {max}), used in the upper game.", { max: 9 })),
+        h("li", t("Bonuses are only for the upper game; the BONUSES display shows your balance of them.")),
         ...upperRules(g, fmt),
-        h("li", "Keys: Space / Enter PLAY · ← ↓ → or 1 2 3 HOLD / ADVANCE (the Slides: ← → choose, ↓ takes) · Backspace or + COLLECT (held: COLLECT ALL) · Delete or / AUTO · * AUTO-RISK · − AUTO-PLAY · ↑ or . BET · Shift or 0 CHANGE GAME · H history · Esc exit."),
-        h("li", "A game left unfinished is restored when you come back. A malfunction voids all pays and plays.")),
-      h("p.rules__meta", `Game ${g.name} version ${g.version}, RTP variant ${g.variant}.`));
+        h("li", t("Keys: Space / Enter PLAY · ← ↓ → or 1 2 3 HOLD / ADVANCE (the Slides: ← → choose, ↓ takes) · Backspace or + COLLECT (held: COLLECT ALL) · Delete or / AUTO · * AUTO-RISK · − AUTO-PLAY · ↑ or . BET · Shift or 0 CHANGE GAME · H history · Esc exit.")),
+        h("li", t("A game left unfinished is restored when you come back. A malfunction voids all pays and plays."))),
+      h("p.rules__meta", t("Game {game} version {version}, RTP variant {variant}.", { game: g.name, version: g.version, variant: g.variant })));
   }
 }

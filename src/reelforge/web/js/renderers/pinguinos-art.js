@@ -1,7 +1,9 @@
 // Los 3 Pinguinos art: one inline SVG sprite (gradients + <symbol>s), drawn here, no image
 // files.  Reel symbols have a 100x100 viewBox and are shown with <use href="#l3p-XX"> on the
 // reels' cream paper; the penguins of the Disco and the lobby tile are drawn from the same
-// pieces.
+// pieces.  The sprite is built when first drawn (sprite()): its symbols' words are translated.
+
+import { t } from "../i18n.js";
 
 const SANS = "system-ui, 'DejaVu Sans', 'Liberation Sans', sans-serif";
 
@@ -130,8 +132,8 @@ const UPPER_SYMBOLS = `
  <symbol id="l3p-slider" viewBox="0 0 100 100">${penguin(SCARF + BOWTIE)}</symbol>
 `;
 
-export const SPRITE = `
-<svg xmlns="http://www.w3.org/2000/svg" class="sprite" aria-hidden="true" width="0" height="0" style="position:absolute">
+export const sprite = () => `
+<svg xmlns="http://www.w3.org/2000/svg" class="sprite" aria-hidden="true" width="0" height="0">
  <defs>
   <radialGradient id="l3p-cherry" cx=".35" cy=".3" r=".8"><stop offset="0" stop-color="#ff8a8a"/><stop offset=".45" stop-color="#e0102a"/><stop offset="1" stop-color="#6a0010"/></radialGradient>
   <radialGradient id="l3p-lemon" cx=".4" cy=".3" r=".8"><stop offset="0" stop-color="#fffbd0"/><stop offset=".5" stop-color="#ffe22a"/><stop offset="1" stop-color="#c99a00"/></radialGradient>
@@ -225,7 +227,7 @@ export const SPRITE = `
   <path d="M4 20 H96 V40 C89 40 89 60 96 60 V80 H4 V60 C11 60 11 40 4 40Z" fill="url(#l3p-ticket)" stroke="#033a1a" stroke-width="3" stroke-linejoin="round"/>
   <path d="M12 27 H88 V73 H12Z" fill="none" stroke="#e8fff0" stroke-width="1.6" stroke-dasharray="5 3" opacity=".8"/>
   <text x="50" y="59" text-anchor="middle" font-family="${SANS}" font-weight="900" font-size="25" fill="#fff"
-    stroke="#033a1a" stroke-width="3.5" paint-order="stroke" letter-spacing=".5">BONUS</text>
+    stroke="#033a1a" stroke-width="3.5" paint-order="stroke" letter-spacing=".5">${t("BONUS")}</text>
  </symbol>
 
  <symbol id="l3p-WI" viewBox="0 0 100 100">

@@ -4,8 +4,9 @@
 // fraction became (doubled, Bonuses, collected); and the money secured so far, paid when the
 // prize is played out.  The decisions are the upper game's (./pinguinos-upper.js).
 
+import { t } from "../i18n.js";
 import { h } from "../ui.js";
-import { plural } from "./common.js";
+import { wholeMoney } from "./pinguinos-minigames.js";
 
 /** The fractions a prize is played in: `fraction` each, the last one what is left. */
 export function fractions(prize, fraction) {
@@ -23,10 +24,10 @@ export class DoublePanel {
     this.secured = h("span.l3pd-secured__value", { "data-testid": "double-secured" });
     this.bonuses = h("span.l3pd-secured__bonuses", { "data-testid": "double-bonuses" });
     this.el = h("div.l3pd", { "data-testid": "double", "aria-live": "polite" },
-      h("span.l3pd-title", h("span", "Double"), h("small", "or"), h("span", "Bonuses")),
-      h("div.l3pd-now", h("span.l3pd-now__label", "Fraction"), this.now, this.offer),
+      h("span.l3pd-title", h("span", t("Double")), h("small", t("or")), h("span", t("Bonuses"))),
+      h("div.l3pd-now", h("span.l3pd-now__label", t("Fraction")), this.now, this.offer),
       this.pips,
-      h("div.l3pd-secured", h("span.l3pd-now__label", "Secured"), this.secured, this.bonuses));
+      h("div.l3pd-secured", h("span.l3pd-now__label", t("Secured")), this.secured, this.bonuses));
     this.clear();
   }
 
@@ -40,7 +41,7 @@ export class DoublePanel {
     delete this.el.dataset.fractions;
     delete this.el.dataset.index;
     this.now.textContent = "–";
-    this.offer.textContent = "PLAY: ×2 or Bonuses";
+    this.offer.textContent = t("PLAY: ×2 or Bonuses");
     this.secured.textContent = this.fmt(0);
     this.bonuses.textContent = "";
     this.pips.replaceChildren();
@@ -50,7 +51,7 @@ export class DoublePanel {
   bonusText(cents) {
     const bv = this.u.game.bonus_value || 80;
     const whole = Math.floor(cents / bv);
-    return cents % bv ? `${whole} or ${whole + 1} Bonuses` : plural(whole, "Bonus", "Bonuses");
+    return cents % bv ? t("{a} or {b} Bonuses", { a: whole, b: whole + 1 }) : t("{n} Bonuses", { n: whole });
   }
 
   start(ev) {
@@ -67,7 +68,7 @@ export class DoublePanel {
     this.el.dataset.fractions = JSON.stringify(parts);
     this.pips.replaceChildren(...parts.map((cents, i) => h("span.l3pd-pip", {
       dataset: { i: String(i), cents: String(cents) }, "data-testid": `fraction-${i}`, title: this.fmt(cents),
-    }, h("span.l3pd-pip__value", this.fmt(cents).replace(/\.00$/, "")))));
+    }, h("span.l3pd-pip__value", wholeMoney(this.fmt(cents))))));
     this.show();
   }
 
@@ -84,10 +85,10 @@ export class DoublePanel {
     const frac = st.parts[st.index];
     this.el.dataset.index = String(st.index);
     this.now.textContent = frac === undefined ? "–" : this.fmt(frac);
-    this.offer.textContent = frac === undefined ? "" : `×2 = ${this.fmt(2 * frac)} or ${this.bonusText(frac)}`;
+    this.offer.textContent = frac === undefined ? "" : t("×2 = {double} or {bonuses}", { double: this.fmt(2 * frac), bonuses: this.bonusText(frac) });
     this.secured.textContent = this.fmt(st.secured);
     this.secured.dataset.cents = String(st.secured);
-    this.bonuses.textContent = st.bonuses ? `+${plural(st.bonuses, "Bonus", "Bonuses")}` : "";
+    this.bonuses.textContent = st.bonuses ? t("+{n} Bonuses", { n: st.bonuses }) : "";
     [...this.pips.children].forEach((p, i) => {
       p.classList.toggle("is-current", i === st.index && !this.el.classList.contains("is-over"));
       if (st.results[i]) p.dataset.result = st.results[i];
@@ -108,11 +109,11 @@ export class DoublePanel {
     const st = this.state;
     if (ev.result === "double") {
       st.secured += ev.cents;
-      this.mark("double", `×2 ${this.fmt(ev.cents).replace(/\.00$/, "")}`);
+      this.mark("double", `×2 ${wholeMoney(this.fmt(ev.cents))}`);
       if (ev.maximum) this.finish("maximum");
     } else {
       st.bonuses += ev.bonuses;
-      this.mark("bonuses", `${ev.bonuses} B`);
+      this.mark("bonuses", t("{n} B", { n: ev.bonuses }));
     }
     this.show();
   }

@@ -5,22 +5,29 @@
 // a penguin brings its prize down).  Each view shows a `minigame_start` event and plays its
 // `minigame_end`; the upper game (./pinguinos-upper.js) owns the decisions.
 
+import { t, tk } from "../i18n.js";
+import { formatNumber } from "../money.js";
 import { h, svg, wait } from "../ui.js";
 import { use } from "./pinguinos-parts.js";
 
-const NAMES = { roulette: "Roulette", fishing: "Fishing", slides: "Slides" };
+const NAMES = { roulette: tk("Roulette"), fishing: tk("Fishing"), slides: tk("Slides") };
 
 export function minigameName(kind) {
-  return NAMES[kind] || kind;
+  return NAMES[kind] ? t(NAMES[kind]) : kind;
 }
 
-/** Short money for small spaces: "€5", "€12.50", "€1.5K". */
+/** An amount without its zero cents: "€5.00" -> "€5", "5,00 €" -> "5 €". */
+export function wholeMoney(text) {
+  return text.replace(/[.,]00(?=\D*$)/, "");
+}
+
+/** Short money for small spaces: "€5", "€12.50", "€1.5K" ("5 €", "12,50 €", "1,5K €"). */
 export function shortMoney(format, cents) {
   if (cents >= 100000) {
     const k = cents / 100000;
-    return format(0).replace(/[\d.,]+/, `${Number.isInteger(k) ? k : k.toFixed(1)}K`);
+    return format(0).replace(/[\d.,]+/, `${Number.isInteger(k) ? k : formatNumber(k, 1)}K`);
   }
-  return format(cents).replace(/\.00$/, "");
+  return wholeMoney(format(cents));
 }
 
 class View {
@@ -137,7 +144,7 @@ export class Fishing extends View {
       return { el, catches, sum };
     });
     this.el.replaceChildren(h("div.l3pm-pond", this.penguins.map((p) => p.el)),
-      h("div.l3pm-total", h("span.l3pm-total__label", "Catch"), this.total));
+      h("div.l3pm-total", h("span.l3pm-total__label", t("Catch")), this.total));
     this.setTotal(0);
   }
 
@@ -189,7 +196,7 @@ export class Slides extends View {
       const label = h("span.l3pm-plat__prize", shortMoney(this.u.ctx.format, cents));
       const el = h("button.l3pm-plat", {
         type: "button", dataset: { i: String(i) }, "data-testid": `platform-${i}`, disabled: true,
-        title: `Platform ${i + 1}`, onclick: () => this.u.pickPlatform(i),
+        title: t("Platform {number}", { number: i + 1 }), onclick: () => this.u.pickPlatform(i),
       }, h("span.l3pm-plat__top", label), h("span.l3pm-plat__slide"), h("span.l3pm-plat__n", String(i + 1)));
       return { el, label };
     });
@@ -219,7 +226,7 @@ export class Slides extends View {
       p.label.textContent = "?";
       p.el.disabled = false;
       p.el.classList.add("is-hidden");
-      p.el.setAttribute("aria-label", `Pick platform ${i + 1}`);
+      p.el.setAttribute("aria-label", t("Pick platform {number}", { number: i + 1 }));
     });
     this.el.dataset.ready = "1";
   }

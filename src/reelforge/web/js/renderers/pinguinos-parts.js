@@ -2,8 +2,9 @@
 // sprite, the stylesheet) and a reel of 16 symbols behind glass, moved stop by stop.  The
 // lower game (./los-3-pinguinos.js) and the upper game (./pinguinos-upper.js) each have three.
 
+import { t } from "../i18n.js";
 import { h, svg } from "../ui.js";
-import { SPRITE } from "./pinguinos-art.js";
+import { sprite } from "./pinguinos-art.js";
 
 export const STOPS = 16;
 const COPIES = 5; // the strip is drawn five times over: room to run and land
@@ -14,7 +15,7 @@ export function ensureArt() {
     document.head.append(h("link", { id, rel: "stylesheet", href: new URL(`../../css/${file}`, import.meta.url).href }));
   }
   if (!document.getElementById("l3p-sprite")) {
-    const el = svg(SPRITE);
+    const el = svg(sprite());
     el.id = "l3p-sprite";
     document.body.prepend(el);
   }
@@ -39,10 +40,10 @@ export class Reel {
       const code = strip[s];
       cells.push(h("div.l3p-cell", { dataset: { symbol: code, stop: String(s) }, title: view.symbolName(code) },
         use(code, "l3p-cell__art"),
-        vertical.has(s) ? h("span.l3p-cell__vl", { title: "Vertical lines" }, use("vl")) : null));
+        vertical.has(s) ? h("span.l3p-cell__vl", { title: t("Vertical lines") }, use("vl")) : null));
     }
     this.strip = h("div.l3p-reel__strip", cells);
-    this.heldTag = h("span.l3p-reel__held", "HELD");
+    this.heldTag = h("span.l3p-reel__held", t("HELD"));
     this.el = h("div.l3p-reel", { dataset: { reel: String(index) } }, this.strip, this.heldTag);
     this.place(0);
   }
@@ -96,16 +97,16 @@ export class Reel {
   /** Land on `stop` with a small bounce. */
   land(stop, ms = 520) {
     const d = ms * this.view.speed();
-    const t = this.top(stop);
+    const top = this.top(stop);
     if (d < 16) {
       this.place(stop);
       return Promise.resolve();
     }
     this.stopAnims();
     const a = this.strip.animate([
-      { transform: this.offset(t + 3 * STOPS), easing: "cubic-bezier(.2,.65,.35,1)" },
-      { transform: this.offset(t + STOPS - 0.18), offset: 0.86, easing: "ease-in-out" },
-      { transform: this.offset(t + STOPS) },
+      { transform: this.offset(top + 3 * STOPS), easing: "cubic-bezier(.2,.65,.35,1)" },
+      { transform: this.offset(top + STOPS - 0.18), offset: 0.86, easing: "ease-in-out" },
+      { transform: this.offset(top + STOPS) },
     ], { duration: d, fill: "forwards" });
     this.anim = a;
     return a.finished.catch(() => {}).then(() => {

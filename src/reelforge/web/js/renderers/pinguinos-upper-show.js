@@ -4,8 +4,9 @@
 // SPIN and the end of the round; at once (instant) for a reload or a recall picture.  The
 // upper game (./pinguinos-upper.js) extends this class.
 
+import { t, tk } from "../i18n.js";
 import { countUp, h, wait } from "../ui.js";
-import { banner, bigWin, plural } from "./common.js";
+import { featureIntro, featureTotal } from "./common.js";
 import { minigameName } from "./pinguinos-minigames.js";
 
 export class UpperShow {
@@ -27,7 +28,7 @@ export class UpperShow {
     this.inRound = true;
     this.m.setPhase("spin");
     this.m.setPrize(0);
-    this.m.setMessage("GOOD LUCK!", this.betLabel(this.bet()));
+    this.m.setMessage(t("GOOD LUCK!"), this.betLabel(this.bet()));
     this.reels.forEach((r, i) => r.spin(i * 70));
     this.ctx.sound?.play("spin");
   }
@@ -41,8 +42,8 @@ export class UpperShow {
 
   /** What the marquee says between games: PRESS PLAY, or why no game can be played here. */
   idleMessage() {
-    if (this.bets.some((b) => this.covered(b))) this.m.setMessage("UPPER GAME", `${this.betLabel(this.bet())} · PRESS PLAY`);
-    else this.m.setMessage("NOT ENOUGH BONUSES", "CHANGE GAME: win Bonuses in the lower game");
+    if (this.bets.some((b) => this.covered(b))) this.m.setMessage(t("UPPER GAME"), t("{bet} · PRESS PLAY", { bet: this.betLabel(this.bet()) }));
+    else this.m.setMessage(t("NOT ENOUGH BONUSES"), t("CHANGE GAME: win Bonuses in the lower game"));
   }
 
   async restore(round) {
@@ -113,7 +114,7 @@ export class UpperShow {
         this.m.touched = true;
         this.m.setBonuses(ev.bonuses_left, !instant);
         this.setCounter(ev.counter);
-        if (!instant) this.m.setMessage("GOOD LUCK!", `${ev.lines} lines · ${this.betLabel(this.bet())}`);
+        if (!instant) this.m.setMessage(t("GOOD LUCK!"), t("{n} lines · {bet}", { n: ev.lines, bet: this.betLabel(this.bet()) }));
         return undefined;
       case "upper_spin":
         return this.presentSpin(ev, instant);
@@ -125,7 +126,7 @@ export class UpperShow {
         return this.mixed(ev, instant);
       case "minigame_not_offered":
         if (!instant) {
-          this.m.setMessage(`NO ${minigameName(ev.minigame).toUpperCase()} THIS TIME`, "The line prize stands");
+          this.m.setMessage(t("NO {name} THIS TIME", { name: minigameName(ev.minigame).toUpperCase() }), t("The line prize stands"));
           await wait(400);
         }
         return undefined;
@@ -142,7 +143,7 @@ export class UpperShow {
         this.m.setPrize(ev.remaining + this.double.state.secured);
         if (!instant) {
           this.ctx.sound?.play("tick");
-          this.m.setMessage(`COLLECTED ${this.fmt(ev.cents)}`, ev.remaining ? `${this.fmt(ev.remaining)} still in play` : "");
+          this.m.setMessage(t("COLLECTED {cents}", { cents: this.fmt(ev.cents) }), ev.remaining ? t("{remaining} still in play", { remaining: this.fmt(ev.remaining) }) : "");
           await wait(300);
         }
         return undefined;
@@ -150,7 +151,7 @@ export class UpperShow {
         this.double.collectAll(ev);
         if (!instant) {
           this.ctx.sound?.play("tick");
-          this.m.setMessage(ev.reason === "bonus_cap" ? "BONUS LIMIT REACHED" : "COLLECT ALL", `${this.fmt(ev.cents)} collected`);
+          this.m.setMessage(ev.reason === "bonus_cap" ? t("BONUS LIMIT REACHED") : t("COLLECT ALL"), t("{cents} collected", { cents: this.fmt(ev.cents) }));
           await wait(300);
         }
         return undefined;
@@ -160,7 +161,7 @@ export class UpperShow {
         return this.winningSpin(ev, instant);
       case "no_prize":
         this.m.el.dataset.upperResult = "none";
-        if (!instant) this.m.setMessage("NO PRIZE", ev.game === "winning" ? "" : "Press PLAY");
+        if (!instant) this.m.setMessage(t("NO PRIZE"), ev.game === "winning" ? "" : t("Press PLAY"));
         return undefined;
       case "round_end":
         return this.roundEnd(ev, instant, round);
@@ -179,7 +180,7 @@ export class UpperShow {
     if (instant) {
       ev.stops.forEach((s, r) => this.reels[r].place(s));
     } else {
-      if (winning) this.m.setMessage("WINNING SPIN", ev.tries > 1 ? `Until it pays: ${plural(ev.tries, "spin")}` : "");
+      if (winning) this.m.setMessage(t("WINNING SPIN"), ev.tries > 1 ? t("Until it pays: {n} spins", { n: ev.tries }) : "");
       this.reels.forEach((r, i) => !r.spinning && r.spin(i * 60));
       await Promise.all(this.reels.map((r, i) => wait(380 + i * 240).then(() => r.land(ev.stops[i]))));
     }
@@ -194,9 +195,9 @@ export class UpperShow {
     }
     this.ctx.sound?.play(total >= 20 * this.bet().stake ? "bigwin" : "win");
     const first = ev.wins[0];
-    const what = first.symbol === "mixed" ? "mixed sevens" : `3 × ${this.symbolName(first.symbol)}`;
-    this.m.setMessage(`LINE ${ev.wins.map((w) => w.line).join(" + ")}: ${this.fmt(total)}`,
-      ev.wins.length > 1 ? plural(ev.wins.length, "winning line") : `${what}${first.cents ? ` ${this.fmt(first.cents)}` : ""}`);
+    const what = first.symbol === "mixed" ? t("mixed sevens") : `3 × ${this.symbolName(first.symbol)}`;
+    this.m.setMessage(t("LINE {lines}: {total}", { lines: ev.wins.map((w) => w.line).join(" + "), total: this.fmt(total) }),
+      ev.wins.length > 1 ? t("{n} winning lines", { n: ev.wins.length }) : `${what}${first.cents ? ` ${this.fmt(first.cents)}` : ""}`);
     await this.m.countPrize(total);
     await wait(350);
   }
@@ -228,7 +229,7 @@ export class UpperShow {
       this.tags.append(h("span.l3pu-tag", {
         dataset: { line: String(w.line) }, "data-testid": `win-tag-${w.line}`,
         style: { left: `${((r + 0.5) / 3) * 100}%`, top: `calc(${((row + 0.5) / 3) * 100}% + ${k * 1.5}em)` },
-      }, `${w.line}: ${w.symbol === "mixed" ? "MIXED" : this.short(w.cents)}`));
+      }, `${w.line}: ${w.symbol === "mixed" ? t("MIXED") : this.short(w.cents)}`));
     }
     this.cellLayer.innerHTML = frames.join("");
     this.window.dataset.wins = JSON.stringify(wins.map((w) => w.line));
@@ -241,7 +242,7 @@ export class UpperShow {
       return;
     }
     this.ctx.sound?.play("feature");
-    this.m.setMessage(`VERTICAL LINES +${ev.gained}`, `Counter ${ev.counter}`);
+    this.m.setMessage(t("VERTICAL LINES +{gained}", { gained: ev.gained }), t("Counter {counter}", { counter: ev.counter }));
     for (let n = ev.before + 1; n <= ev.counter; n++) {
       this.setCounter(n, true);
       await wait(160);
@@ -258,7 +259,7 @@ export class UpperShow {
       return;
     }
     this.ctx.sound?.play("feature");
-    this.m.setMessage(`ACCUMULATOR +${ev.gained}`, `${ev.pieces} of ${this.info.accumulator_pieces || 8} pieces`);
+    this.m.setMessage(t("ACCUMULATOR +{gained}", { gained: ev.gained }), t("{pieces} of {n} pieces", { pieces: ev.pieces, n: this.info.accumulator_pieces || 8 }));
     for (let n = ev.before + 1; n <= ev.pieces; n++) {
       this.showAccumulator(n);
       this.m.pulse(this.acc);
@@ -267,7 +268,7 @@ export class UpperShow {
     if (ev.full) {
       this.acc.classList.add("is-full");
       this.lamps.querySelector("[data-lamp=winning]").classList.add("is-on");
-      this.m.setMessage("ACCUMULATOR FULL!", "A WINNING SPIN follows this game");
+      this.m.setMessage(t("ACCUMULATOR FULL!"), t("A WINNING SPIN follows this game"));
       this.ctx.sound?.play("bigwin");
       await wait(700);
     }
@@ -282,11 +283,11 @@ export class UpperShow {
     const table = this.bet().mixed || [ev.cents];
     this.ctx.sound?.play("feature");
     for (let k = 0; k < 10; k++) {
-      this.m.setMessage("MIXED SEVENS", this.fmt(table[(k * 3) % table.length]));
+      this.m.setMessage(t("MIXED SEVENS"), this.fmt(table[(k * 3) % table.length]));
       await wait(90);
     }
     this.ctx.sound?.play("win");
-    this.m.setMessage(`MIXED SEVENS ${this.fmt(ev.cents)}`, "");
+    this.m.setMessage(t("MIXED SEVENS {prize}", { prize: this.fmt(ev.cents) }), "");
     await wait(500);
   }
 
@@ -312,18 +313,17 @@ export class UpperShow {
     this.stage.dataset.kind = ev.minigame;
     this.stage.hidden = false;
     const name = minigameName(ev.minigame).toUpperCase();
-    this.stageTitle.textContent = `${name} · at least ${this.short(Math.max(this.bet().minigame_floor, ev.replaces))}`;
-    this.stageHint.textContent = ev.minigame === "slides" ? "Pick a platform · ← → and PLAY" : ev.minigame === "roulette" ? "PLAY spins the wheel" : "PLAY: the penguins fish";
+    this.stageTitle.textContent = t("{name} · at least {min}", { name, min: this.short(Math.max(this.bet().minigame_floor, ev.replaces)) });
+    this.stageHint.textContent = ev.minigame === "slides" ? t("Pick a platform · ← → and PLAY") : ev.minigame === "roulette" ? t("PLAY spins the wheel") : t("PLAY: the penguins fish");
     this.m.setPrize(0);
     if (instant) return;
-    this.ctx.sound?.play("feature");
-    await banner(this.m.fx, { title: `${name}!`, sub: `Replaces the line prize of ${this.fmt(ev.replaces)}`, kind: "feature", ms: 1100, testid: `banner-${ev.minigame}` });
+    await featureIntro(this.ctx, this.m.fx, { title: t("{name}!", { name }), sub: t("Replaces the line prize of {prize}", { prize: this.fmt(ev.replaces) }), kind: ev.minigame, testid: `banner-${ev.minigame}` });
     if (ev.minigame === "slides") await view.shuffle();
     if (this.ctx.autoplayRunning?.()) {
-      this.stageHint.textContent = "AUTO-PLAY: it plays itself";
+      this.stageHint.textContent = t("AUTO-PLAY: it plays itself");
       await wait(1200); // the minigame plays itself after a short delay
     } else {
-      this.m.setMessage(name, ev.minigame === "slides" ? "Pick a platform" : "Press PLAY");
+      this.m.setMessage(name, ev.minigame === "slides" ? t("Pick a platform") : t("Press PLAY"));
     }
   }
 
@@ -338,10 +338,11 @@ export class UpperShow {
       this.m.setPrize(ev.prize);
       return;
     }
-    const why = ev.prize > ev.result ? ` (at least ${this.fmt(ev.prize)})` : ev.prize < ev.result ? " (the bet's maximum)" : "";
-    this.m.setMessage(`${minigameName(ev.minigame).toUpperCase()} ${this.fmt(ev.result)}`, `Prize ${this.fmt(ev.prize)}${why}`);
+    const why = ev.prize > ev.result ? tk("Prize {prize} (at least {prize})") : ev.prize < ev.result ? tk("Prize {prize} (the bet's maximum)") : tk("Prize {prize}");
+    this.m.setMessage(`${minigameName(ev.minigame).toUpperCase()} ${this.fmt(ev.result)}`, t(why, { prize: this.fmt(ev.prize) }));
     await this.m.countPrize(ev.prize);
     await wait(700);
+    await featureTotal(this.ctx, this.m.fx, { title: minigameName(ev.minigame), amount: ev.prize, kind: ev.minigame, testid: `banner-${ev.minigame}-total` });
   }
 
   pickPlatform(i) {
@@ -358,14 +359,14 @@ export class UpperShow {
     this.m.setPrize(ev.prize);
     if (instant) return;
     this.ctx.sound?.play("feature");
-    this.m.setMessage(`DOUBLE OR BONUSES ${this.fmt(ev.prize)}`, this.doubleSub());
+    this.m.setMessage(t("DOUBLE OR BONUSES {prize}", { prize: this.fmt(ev.prize) }), this.doubleSub());
   }
 
   doubleSub() {
     const st = this.double.state;
     const frac = st?.parts[st.index];
     if (frac === undefined) return "";
-    return `PLAY: ${this.fmt(2 * frac)} or ${this.double.bonusText(frac)} · COLLECT ${this.fmt(frac)} · hold: all`;
+    return t("PLAY: {double} or {bonuses} · COLLECT {fraction} · hold: all", { double: this.fmt(2 * frac), bonuses: this.double.bonusText(frac), fraction: this.fmt(frac) });
   }
 
   async doublePlay(ev, instant) {
@@ -378,10 +379,11 @@ export class UpperShow {
     if (instant) return;
     if (ev.result === "double") {
       this.ctx.sound?.play("win");
-      this.m.setMessage(ev.maximum ? "MAXIMUM PRIZE!" : `DOUBLE! ${this.fmt(ev.cents)}`, ev.remaining ? this.doubleSub() : "");
+      this.m.setMessage(ev.maximum ? t("MAXIMUM PRIZE!") : t("DOUBLE! {cents}", { cents: this.fmt(ev.cents) }), ev.remaining ? this.doubleSub() : "");
     } else {
       this.ctx.sound?.play("diamond");
-      this.m.setMessage(`${plural(ev.bonuses, "BONUS", "BONUSES")}`, `${this.fmt(ev.from_cents)} turned into Bonuses${ev.remaining ? " · " + this.doubleSub() : ""}`);
+      const from = this.fmt(ev.from_cents);
+      this.m.setMessage(t("{n} BONUSES", { n: ev.bonuses }), ev.remaining ? t("{from} turned into Bonuses · {next}", { from, next: this.doubleSub() }) : t("{from} turned into Bonuses", { from }));
     }
     await wait(450);
   }
@@ -397,9 +399,9 @@ export class UpperShow {
       this.m.balanceLed.value.dataset.minor = String(this.shownBalance);
     }
     if (instant) return;
-    const how = { maximum: "MAXIMUM PRIZE", bonus_cap: "BONUS LIMIT: PAID" }[ev.how] || "PAID";
+    const how = { maximum: tk("MAXIMUM PRIZE {cents}"), bonus_cap: tk("BONUS LIMIT: PAID {cents}") }[ev.how] || tk("PAID {cents}");
     this.ctx.sound?.play("win");
-    this.m.setMessage(`${how} ${this.fmt(ev.cents)}`, ev.game === "winning" ? "Winning spin" : "");
+    this.m.setMessage(t(how, { cents: this.fmt(ev.cents) }), ev.game === "winning" ? t("Winning spin") : "");
     await wait(400);
   }
 
@@ -411,8 +413,7 @@ export class UpperShow {
     this.showAccumulator(0);
     this.m.el.dataset.winningSpin = "1";
     if (instant) return;
-    this.ctx.sound?.play("bigwin");
-    await banner(this.m.fx, { title: "WINNING SPIN", sub: `The accumulator of ${this.betLabel(this.bet())} pays`, kind: "feature", ms: 1300, testid: "banner-winning-spin" });
+    await featureIntro(this.ctx, this.m.fx, { title: t("WINNING SPIN"), sub: t("The accumulator of {bet} pays", { bet: this.betLabel(this.bet()) }), kind: "winning-spin", testid: "banner-winning-spin" });
   }
 
   async roundEnd(ev, instant, round) {
@@ -422,23 +423,21 @@ export class UpperShow {
     this.m.el.dataset.roundWin = String(ev.win);
     this.m.el.dataset.bonusesWon = String(ev.bonuses_won);
     if (instant) return;
-    if (ev.win > 0) this.m.setMessage(`YOU WIN ${this.fmt(ev.win)}`, ev.bonuses_won ? `and ${plural(ev.bonuses_won, "Bonus", "Bonuses")}` : "Press PLAY");
-    else if (ev.bonuses_won > 0) this.m.setMessage(`${plural(ev.bonuses_won, "BONUS", "BONUSES")} WON`, "Press PLAY");
-    const stake = round?.state?.bet_value ?? this.bet().stake;
-    if (ev.win >= stake * 50) await bigWin(this.m.fx, { amount: ev.win, stake, format: this.ctx.format, sound: this.ctx.sound });
+    if (ev.win > 0) this.m.setMessage(t("YOU WIN {win}", { win: this.fmt(ev.win) }), ev.bonuses_won ? t("and {n} Bonuses", { n: ev.bonuses_won }) : t("Press PLAY"));
+    else if (ev.bonuses_won > 0) this.m.setMessage(t("{n} BONUSES WON", { n: ev.bonuses_won }), t("Press PLAY"));
   }
 
   summarize(events) {
     const end = events.find((e) => e.type === "round_end");
     const phase = this.m.el.dataset.phase;
     if (end) {
-      if (end.win > 0) this.m.setMessage(`YOU WIN ${this.fmt(end.win)}`, end.bonuses_won ? `and ${plural(end.bonuses_won, "Bonus", "Bonuses")}` : "");
-      else if (end.bonuses_won > 0) this.m.setMessage(`${plural(end.bonuses_won, "BONUS", "BONUSES")} WON`, "");
-      else this.m.setMessage("NO PRIZE", "");
+      if (end.win > 0) this.m.setMessage(t("YOU WIN {win}", { win: this.fmt(end.win) }), end.bonuses_won ? t("and {n} Bonuses", { n: end.bonuses_won }) : "");
+      else if (end.bonuses_won > 0) this.m.setMessage(t("{n} BONUSES WON", { n: end.bonuses_won }), "");
+      else this.m.setMessage(t("NO PRIZE"), "");
     } else if (phase === "double") {
-      this.m.setMessage("DOUBLE OR BONUSES", this.doubleSub());
+      this.m.setMessage(t("DOUBLE OR BONUSES"), this.doubleSub());
     } else if (this.view) {
-      this.m.setMessage(minigameName(this.view.kind).toUpperCase(), this.view.kind === "slides" ? "Pick a platform" : "Press PLAY");
+      this.m.setMessage(minigameName(this.view.kind).toUpperCase(), this.view.kind === "slides" ? t("Pick a platform") : t("Press PLAY"));
     }
   }
 }

@@ -10,8 +10,8 @@
 // the platform under the cursor (the first unless moved) or plays a fraction; COLLECT takes
 // one fraction and, held, the whole prize; AUTO-RISK plays every fraction.
 
+import { t, tk } from "../i18n.js";
 import { h } from "../ui.js";
-import { plural } from "./common.js";
 import { shortMoney } from "./pinguinos-minigames.js";
 import { buildBoard, describeUpper, upperPaytable } from "./pinguinos-upper-board.js";
 import { UpperShow } from "./pinguinos-upper-show.js";
@@ -25,7 +25,14 @@ const UPPER_TYPES = new Set(["upper_start", "upper_spin", "accumulator", "mixed"
 export const isUpper = (events) => (events || []).some((e) => UPPER_TYPES.has(e.type));
 
 const HOLD_MS = 650; // COLLECT held this long (real time) collects the whole prize
+// Before the first upper game: stops whose 3 × 3 window pays on no line and shows no two
+// feature symbols together (stop 0 everywhere would show three Cherries on the middle line).
+const IDLE_STOPS = [7, 3, 2];
 const BET_KEY = "reelforge.l3p.upper-bet";
+// The symbol names the server sends (data/upper.toml's [symbols]): these are translated.
+const SYMBOL_NAMES = new Set([tk("Cherries"), tk("Lemon"), tk("Plum"), tk("Bell"), tk("Red seven"), tk("Blue seven"),
+  tk("Green seven"), tk("Ice Cube (Roulette)"), tk("Cocktail (Fishing)"), tk("Touch Disc (Slides)"),
+  tk("Accumulator piece"), tk("Vertical lines")]);
 
 export class UpperGame extends UpperShow {
   constructor(m) {
@@ -44,6 +51,7 @@ export class UpperGame extends UpperShow {
     this.holdTimer = null;
     this.swallowClick = false;
     buildBoard(this);
+    this.reels.forEach((r, i) => r.place((IDLE_STOPS[i] ?? 0) % Math.max(1, r.codes.length)));
     this.refreshBet();
   }
 
@@ -65,7 +73,8 @@ export class UpperGame extends UpperShow {
   }
 
   symbolName(code) {
-    return this.info.symbols?.[code] || code;
+    const name = this.info.symbols?.[code] || code;
+    return SYMBOL_NAMES.has(name) ? t(name) : name;
   }
 
   bet() {
@@ -85,7 +94,7 @@ export class UpperGame extends UpperShow {
   }
 
   betLabel(b) {
-    return `${this.short(b.cash)} + ${plural(b.bonuses, "Bonus", "Bonuses")}`;
+    return t("{cash} + {n} Bonuses", { cash: this.short(b.cash), n: b.bonuses });
   }
 
   labelFor(stake) {
@@ -145,9 +154,9 @@ export class UpperGame extends UpperShow {
   refuse(b) {
     const balance = this.ctx.balance?.();
     if (this.m.bonuses < b.bonuses) {
-      this.m.setMessage("NOT ENOUGH BONUSES", `${this.betLabel(b)} · the machine holds ${plural(this.m.bonuses, "Bonus", "Bonuses")}`);
+      this.m.setMessage(t("NOT ENOUGH BONUSES"), t("{bet} · the machine holds {n} Bonuses", { bet: this.betLabel(b), n: this.m.bonuses }));
     } else if (balance !== null && balance !== undefined && balance < b.cash) {
-      this.m.setMessage("INSUFFICIENT BALANCE", `${this.betLabel(b)} takes ${this.fmt(b.cash)}`);
+      this.m.setMessage(t("INSUFFICIENT BALANCE"), t("{bet} takes {cash}", { bet: this.betLabel(b), cash: this.fmt(b.cash) }));
     }
     this.m.el.dataset.refused = "bet";
     this.ctx.sound?.play("error");
@@ -156,7 +165,7 @@ export class UpperGame extends UpperShow {
   refreshBet() {
     const b = this.bet();
     const m = b.multiplier || 1;
-    this.payTitle.textContent = `Prizes at ${this.betLabel(b)}`;
+    this.payTitle.textContent = t("Prizes at {bet}", { bet: this.betLabel(b) });
     this.payRows.forEach((r) => {
       r.value.textContent = this.short((this.info.pays[r.code] || 0) * m);
       r.value.dataset.cents = String((this.info.pays[r.code] || 0) * m);
@@ -165,9 +174,9 @@ export class UpperGame extends UpperShow {
     this.mixedRow.hidden = !mixed.length;
     this.mixedValue.textContent = mixed.length ? `${this.short(Math.min(...mixed))}–${this.short(Math.max(...mixed))}` : "";
     this.payFoot.replaceChildren(
-      h("span", `Minigames ${this.short(b.minigame_floor)}–${this.short(b.max_prize)}`),
-      h("span", `Double: fractions of ${this.short(b.fraction)}`),
-      h("span", `Maximum ${this.short(b.max_prize)}`));
+      h("span", t("Minigames {min}–{max}", { min: this.short(b.minigame_floor), max: this.short(b.max_prize) })),
+      h("span", t("Double: fractions of {fraction}", { fraction: this.short(b.fraction) })),
+      h("span", t("Maximum {max}", { max: this.short(b.max_prize) })));
     this.chips.forEach((c) => c.classList.toggle("is-on", Number(c.dataset.stake) === b.stake));
     this.m.el.dataset.upperBet = String(b.stake);
     this.showAccumulator();
@@ -187,7 +196,7 @@ export class UpperGame extends UpperShow {
   request() {
     const b = this.bets[this.index];
     if (!b) {
-      this.m.setMessage("NO UPPER BET", "The operator offers none");
+      this.m.setMessage(t("NO UPPER BET"), t("The operator offers none"));
       return false;
     }
     if (!this.covered(b)) {
@@ -264,9 +273,9 @@ export class UpperGame extends UpperShow {
     this.m.collectBtn.disabled = phase !== "double";
     if (phase === "slides" && this.view?.kind === "slides") {
       if (!this.view.el.dataset.ready) this.view.hide();
-      this.m.setMessage("SLIDES", "Pick a platform: tap it, or ← → and PLAY");
+      this.m.setMessage(t("SLIDES"), t("Pick a platform: tap it, or ← → and PLAY"));
     }
-    if (phase === "double") this.m.setMessage(`DOUBLE OR BONUSES ${this.fmt(this.m.prizeShown)}`, this.doubleSub());
+    if (phase === "double") this.m.setMessage(t("DOUBLE OR BONUSES {prize}", { prize: this.fmt(this.m.prizeShown) }), this.doubleSub());
     this.maybeAuto();
   }
 

@@ -4,35 +4,54 @@
 
 import { Reels } from "../reels.js";
 import { h, svg, wait, titleCase } from "../ui.js";
-import { formatPercent } from "../money.js";
-import { banner, bigWin, plural, winCaption } from "./common.js";
-import { ICONS, SPRITE } from "./gnomes-art.js";
+import { formatNumber, formatPercent } from "../money.js";
+import { t, tk } from "../i18n.js";
+import { anticipation } from "../presentation.js";
+import { banner, featureIntro, featureTotal, winCaption } from "./common.js";
+import { ICONS, sprite } from "./gnomes-art.js";
+import { iceRecallBoard } from "./gnomes-recall.js";
 
 const WILD = "WI";
 const SCATTER = "EG";
+// Before the first spin: no egg, no crown, and reels 1 and 2 share no symbol (no way pays).
+const IDLE = [["KG", "A", "T"], ["Q", "MU", "N"], ["QN", "J", "K"], ["A", "KN", "T"], ["K", "MU", "Q"]];
+// Big / Mega / Epic from these multiples of the stake (the shared client's win tiers).
+const WIN_TIERS = { big: 15, mega: 40, epic: 100 };
 const WHEEL_LOOK = {
-  x3: { text: "3×", color: "#2f7de0" },
-  x5: { text: "5×", color: "#8a3fd0" },
-  x6: { text: "6×", color: "#d0174f" },
-  spin_to_win: { text: "SPIN TO WIN", color: "#ef7d0a" },
-  random_wilds: { text: "RANDOM WILDS", color: "#169a5a" },
-  ice_diamonds: { text: "ICE DIAMONDS", color: "#1fa8cf" },
+  x3: { text: tk("3×"), color: "#2f7de0" },
+  x5: { text: tk("5×"), color: "#8a3fd0" },
+  x6: { text: tk("6×"), color: "#d0174f" },
+  spin_to_win: { text: tk("SPIN TO WIN"), color: "#ef7d0a" },
+  random_wilds: { text: tk("RANDOM WILDS"), color: "#169a5a" },
+  ice_diamonds: { text: tk("ICE DIAMONDS"), color: "#1fa8cf" },
 };
 const AWARD_NAMES = {
-  spin_to_win: "Spin To Win",
-  random_wilds: "Random Wilds",
-  ice_diamonds: "Ice Diamonds",
+  spin_to_win: tk("Spin To Win"),
+  random_wilds: tk("Random Wilds"),
+  ice_diamonds: tk("Ice Diamonds"),
 };
+// The symbols' names as the server sends them (data/*.toml), marked for the key scan; they
+// are shown translated by symbolName().
+const SYMBOL_NAMES = [
+  tk("Gnome King"), tk("Gnome Queen"), tk("Gnome Knight"), tk("Toadstool House"), tk("Ace"), tk("King"),
+  tk("Queen"), tk("Jack"), tk("Ten"), tk("Nine"), tk("Golden Crown (wild, reels 2-4)"), tk("Dragon's Egg (scatter)"),
+];
 
 export function awardName(label) {
-  if (AWARD_NAMES[label]) return AWARD_NAMES[label];
+  if (AWARD_NAMES[label]) return t(AWARD_NAMES[label]);
   const m = /^x(\d+)$/.exec(label);
-  return m ? `${m[1]}× multiplier` : titleCase(label);
+  return m ? t("{multiplier}× multiplier", { multiplier: m[1] }) : titleCase(label);
+}
+
+/** A symbol's name from the server's game info, in the player's language. */
+function symbolName(game, code) {
+  const name = game.symbols[code];
+  return name ? t(name) : code;
 }
 
 function ensureSprite() {
   if (!document.getElementById("rog-sprite")) {
-    const el = svg(SPRITE);
+    const el = svg(sprite());
     el.id = "rog-sprite";
     document.body.prepend(el);
   }
@@ -68,9 +87,10 @@ class GnomesRenderer {
       h("div.rog__frame-inner", this.reels.el), this.fx);
     this.el = h("div.rog", { dataset: { mode: "base" }, "data-testid": "renderer-reign-of-gnomes" },
       h("div.rog__logo", h("span.rog__logo-top", "Reign of"), h("span.rog__logo-main", "Gnomes"),
-        h("span.rog__logo-ways", "243 ways")),
+        h("span.rog__logo-ways", t("243 ways"))),
       this.status, this.frame, this.caption);
-    this.reels.randomize();
+    this.reels.idle(IDLE);
+    this.winTiers = WIN_TIERS;
     this.wheel = null;
     this.ice = null;
     this.reset();
@@ -108,11 +128,11 @@ class GnomesRenderer {
     const parts = [];
     if (this.fs.total) {
       parts.push(h("div.pill.pill--free", { "data-testid": "free-spins-counter" },
-        h("span.pill__label", "Dragon Spins"), h("span.pill__value", `${this.fs.played} / ${this.fs.total}`)));
+        h("span.pill__label", t("Dragon Spins")), h("span.pill__value", `${this.fs.played} / ${this.fs.total}`)));
     }
     if (this.award) {
       const look = WHEEL_LOOK[this.award] || {};
-      const text = this.award === "spin_to_win" ? `Spin To Win ×${this.multiplier}` : awardName(this.award);
+      const text = this.award === "spin_to_win" ? t("Spin To Win ×{multiplier}", { multiplier: this.multiplier }) : awardName(this.award);
       parts.push(h("div.pill.pill--award", { style: { "--pill": look.color || "#888" }, "data-testid": "award-pill" }, text));
     }
     this.status.replaceChildren(...parts);
@@ -136,11 +156,14 @@ class GnomesRenderer {
           this.fs.total += ev.count;
           this.setMode("free");
           this.updateStatus();
-          if (!instant) {
+          if (!instant && ev.retrigger) {
             this.ctx.sound?.play("feature");
             await banner(this.fx, {
-              title: ev.retrigger ? `+${ev.count} Dragon Spins` : `${ev.count} Dragon Spins`,
-              sub: `${ev.scatters} Dragon's Eggs`, kind: "feature", ms: 1700, testid: "banner-free-spins",
+              title: t("+{n} Dragon Spins", { n: ev.count }), sub: t("{n} Dragon's Eggs", { n: ev.scatters }), kind: "feature", ms: 1700, testid: "banner-free-spins",
+            });
+          } else if (!instant) {
+            await featureIntro(this.ctx, this.fx, {
+              title: t("{n} Dragon Spins", { n: ev.count }), sub: t("{n} Dragon's Eggs", { n: ev.scatters }), kind: "free-spins", testid: "banner-free-spins",
             });
           }
           break;
@@ -157,15 +180,12 @@ class GnomesRenderer {
           this.updateStatus();
           break;
         case "random_wilds":
-          if (!instant) await banner(this.fx, { title: "Random Wilds", sub: `Wild set ${ev.set + 1} on reels 2–4`, kind: "wilds", ms: 1200 });
+          if (!instant) await banner(this.fx, { title: t("Random Wilds"), sub: t("Wild set {set} on reels 2–4", { set: ev.set + 1 }), kind: "wilds", ms: 1200 });
           break;
         case "ice_diamonds_start":
           this.ice = new IceBoard(this, ev.stones);
           this.frame.append(this.ice.el);
-          if (!instant) {
-            this.ctx.sound?.play("feature");
-            await this.ice.intro();
-          }
+          if (!instant) await this.ice.intro();
           break;
         case "pick":
           this.ice?.reveal(ev.stone, ev.diamond, instant);
@@ -176,10 +196,10 @@ class GnomesRenderer {
           this.ice = null;
           break;
         case "max_win":
-          if (!instant) await banner(this.fx, { title: "Max win", sub: `${this.game.max_win}× the bet reached`, kind: "feature", ms: 2000 });
+          if (!instant) await banner(this.fx, { title: t("Max win"), sub: t("{multiple}× the bet reached", { multiple: this.game.max_win }), kind: "feature", ms: 2000 });
           break;
         case "round_end":
-          if (!instant) await this.roundEnd(ev, round);
+          if (!instant) await this.roundEnd(ev);
           break;
         default:
           break; // an event this client does not know: nothing to draw
@@ -187,13 +207,10 @@ class GnomesRenderer {
     }
   }
 
-  async roundEnd(ev, round) {
-    const stake = round.stake;
-    if (ev.win >= stake * 15) {
-      await bigWin(this.fx, { amount: ev.win, stake, format: this.ctx.format, sound: this.ctx.sound });
-    } else if (this.fs.total && ev.win > 0) {
-      await banner(this.fx, { title: "Dragon Spins win", sub: this.ctx.format(ev.win), kind: "feature", ms: 1500, testid: "banner-total" });
-    }
+  /** Dragon Spins over: their total (the round's win) on the feature's total screen; a
+   *  Big / Mega / Epic win is the shared client's, after the round. */
+  async roundEnd(ev) {
+    if (this.fs.total) await featureTotal(this.ctx, this.fx, { title: t("Dragon Spins"), amount: ev.win, kind: "free-spins", testid: "banner-total" });
   }
 
   // -- spins ------------------------------------------------------------------------------
@@ -212,15 +229,11 @@ class GnomesRenderer {
       this.highlightAll(ev);
       return;
     }
-    // Anticipation: once two eggs have landed, the next reels spin on a little longer.
-    const delays = [];
-    let eggs = 0;
-    ev.window.forEach((col, r) => {
-      delays.push(eggs >= 2 && kind !== "spin_to_win" ? 650 : 0);
-      if (col.includes(SCATTER)) eggs++;
-    });
+    // Anticipation: once two eggs have landed (one more starts Dragon Spins), the next
+    // reels glow and spin on a little longer.  Spin To Win's reels carry no eggs.
+    const delays = kind === "spin_to_win" ? [] : anticipation(ev.window, (c) => c === SCATTER, 3, 650);
     if (!this.reels.spinning) this.reels.startSpin();
-    await this.reels.stopAt(ev.window, { delays });
+    await this.reels.stopAt(ev.window, { delays, onAnticipate: () => this.ctx.sound?.play("anticipate") });
     if (kind.startsWith("random_wilds")) {
       const wilds = [];
       ev.window.forEach((col, r) => col.forEach((s, row) => s === WILD && r > 0 && r < 4 && wilds.push([r, row])));
@@ -239,10 +252,11 @@ class GnomesRenderer {
   }
 
   wayText(ev) {
-    const n = ev.ways.length;
+    // Count the ways that paid (a combination may pay on several), not the combinations.
+    const n = ev.ways.reduce((a, w) => a + w.ways, 0);
     const parts = [];
-    if (n) parts.push(plural(n, "way win"));
-    if (ev.scatters.length >= 3) parts.push(`${ev.scatters.length} eggs`);
+    if (n) parts.push(t("{n} ways", { n }));
+    if (ev.scatters.length >= 3) parts.push(t("{n} eggs", { n: ev.scatters.length }));
     if (ev.multiplier > 1) parts.push(`×${ev.multiplier}`);
     return parts.join(" · ");
   }
@@ -257,7 +271,7 @@ class GnomesRenderer {
     }
     if (!ev.credits) {
       if (ev.reels === "spin_to_win") {
-        this.caption.replaceChildren(winCaption(["No win", `multiplier grows to ×${ev.multiplier + 1}`]));
+        this.caption.replaceChildren(winCaption([t("No win"), t("multiplier grows to ×{multiplier}", { multiplier: ev.multiplier + 1 })]));
         await wait(450);
       }
       return;
@@ -288,11 +302,10 @@ class GnomesRenderer {
   }
 
   wayCaption(w, multiplier) {
-    const name = this.game.symbols[w.symbol] || w.symbol;
     return winCaption([
       this.ctx.credits(w.credits * multiplier),
-      `${w.length} × ${name}`,
-      plural(w.ways, "way"),
+      t("{length} × {symbol}", { length: w.length, symbol: symbolName(this.game, w.symbol) }),
+      t("{n} ways", { n: w.ways }),
       multiplier > 1 ? `×${multiplier}` : null,
     ]);
   }
@@ -316,22 +329,24 @@ class GnomesRenderer {
       const [x0, y0] = pt(a0, 47);
       const [x1, y1] = pt(a1, 47);
       const look = WHEEL_LOOK[s.label] || { text: awardName(s.label), color: "#777" };
+      const text = WHEEL_LOOK[s.label] ? t(look.text) : look.text;
       const mid = (a0 + a1) / 2;
       this.wheelMid[s.label] = { mid, half: (a1 - a0) / 2 };
       parts.push(`<path d="M50 50 L${x0.toFixed(3)} ${y0.toFixed(3)} A47 47 0 ${a1 - a0 > 180 ? 1 : 0} 1 ${x1.toFixed(3)} ${y1.toFixed(3)}Z" fill="${look.color}" stroke="#fff3b0" stroke-width=".8"/>`);
-      const size = look.text.length > 4 ? 3.7 : 9;
-      parts.push(`<text transform="rotate(${(mid - 90).toFixed(2)} 50 50)" x="${look.text.length > 4 ? 78.5 : 76}" y="${50 + size * 0.36}" text-anchor="middle" font-size="${size}" font-weight="800" fill="#fff" stroke="#2a1200" stroke-width=".5" paint-order="stroke" font-family="system-ui, sans-serif">${look.text}</text>`);
+      const size = text.length > 4 ? 3.7 : 9;
+      parts.push(`<text transform="rotate(${(mid - 90).toFixed(2)} 50 50)" x="${text.length > 4 ? 78.5 : 76}" y="${50 + size * 0.36}" text-anchor="middle" font-size="${size}" font-weight="800" fill="#fff" stroke="#2a1200" stroke-width=".5" paint-order="stroke" font-family="system-ui, sans-serif">${text}</text>`);
     }
     const dots = [];
     for (let i = 0; i < 24; i++) {
       const [x, y] = pt(i * 15, 48.6);
       dots.push(`<circle cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="1" fill="#fff8d0"/>`);
     }
-    const disc = svg(`<svg class="wheel__disc" viewBox="0 0 100 100"><circle cx="50" cy="50" r="49.5" fill="#5a3000" stroke="url(#rog-gold)" stroke-width="1.5"/>${parts.join("")}${dots.join("")}<circle cx="50" cy="50" r="9" fill="url(#rog-gold)" stroke="#5a3000"/><text x="50" y="52.6" text-anchor="middle" font-size="6.5" font-weight="800" fill="#5a3000" font-family="system-ui, sans-serif">SPIN</text></svg>`);
+    const hub = t("SPIN");
+    const disc = svg(`<svg class="wheel__disc" viewBox="0 0 100 100"><circle cx="50" cy="50" r="49.5" fill="#5a3000" stroke="url(#rog-gold)" stroke-width="1.5"/>${parts.join("")}${dots.join("")}<circle cx="50" cy="50" r="9" fill="url(#rog-gold)" stroke="#5a3000"/><text x="50" y="52.6" text-anchor="middle" font-size="${hub.length > 4 ? 5 : 6.5}" font-weight="800" fill="#5a3000" font-family="system-ui, sans-serif">${hub}</text></svg>`);
     const pointer = svg(`<svg class="wheel__pointer" viewBox="0 0 20 24"><path d="M2 2 H18 L10 22Z" fill="url(#rog-gold)" stroke="#5a3000" stroke-width="1.5"/></svg>`);
     this.wheelResult = h("div.wheel__result", { "data-testid": "wheel-result" });
     this.wheel = h("div.wheel", { "data-testid": "wheel" },
-      h("div.wheel__title", "Golden Wheel"), h("div.wheel__body", disc, pointer), this.wheelResult);
+      h("div.wheel__title", t("Golden Wheel")), h("div.wheel__body", disc, pointer), this.wheelResult);
     this.wheelDisc = disc;
   }
 
@@ -373,17 +388,21 @@ class GnomesRenderer {
   }
 
   decisionPrompt(round) {
-    if (round.state?.phase === "ice_diamonds") return "Ice Diamonds: pick a stone";
+    if (round.state?.phase === "ice_diamonds") return t("Ice Diamonds: pick a stone");
     if (round.state?.free_spins_played === 0 && round.state?.free_spins_left) {
-      return `${round.state.free_spins_left} Dragon Spins won!`;
+      return t("{n} Dragon Spins won!", { n: round.state.free_spins_left });
     }
-    if (round.state?.free_spins_left) return `Dragon Spin ${round.state.free_spins_played + 1} of ${round.state.free_spins_played + round.state.free_spins_left}`;
+    if (round.state?.free_spins_left) {
+      return t("Dragon Spin {spin} of {total}", {
+        spin: round.state.free_spins_played + 1, total: round.state.free_spins_played + round.state.free_spins_left,
+      });
+    }
     return "";
   }
 
   actionLabel(spec, round) {
     if (spec.name === "spin") {
-      return round.state?.free_spins_played ? "Next Dragon Spin" : "Start Dragon Spins";
+      return round.state?.free_spins_played ? t("Next Dragon Spin") : t("Start Dragon Spins");
     }
     return titleCase(spec.name);
   }
@@ -399,36 +418,43 @@ class GnomesRenderer {
     const credits = (c) => this.ctx.credits(c);
     switch (ev.type) {
       case "spin": {
-        const where = { base: "Base game", free: "Dragon Spin", spin_to_win: `Spin To Win ×${ev.multiplier}` }[ev.reels]
-          || (ev.reels.startsWith("random_wilds") ? "Dragon Spin with Random Wilds" : titleCase(ev.reels));
-        const wins = ev.ways.map((w) => `${w.length} × ${this.game.symbols[w.symbol] || w.symbol} (${plural(w.ways, "way")})`);
-        if (ev.scatters.length >= 3) wins.push(`${ev.scatters.length} Dragon's Eggs`);
+        const where = { base: t("Base game"), free: t("Dragon Spin"), spin_to_win: t("Spin To Win ×{multiplier}", { multiplier: ev.multiplier }) }[ev.reels]
+          || (ev.reels.startsWith("random_wilds") ? t("Dragon Spin with Random Wilds") : titleCase(ev.reels));
+        const wins = ev.ways.map((w) => t("{length} × {symbol} ({n} ways)", { length: w.length, symbol: symbolName(this.game, w.symbol), n: w.ways }));
+        if (ev.scatters.length >= 3) wins.push(t("{n} Dragon's Eggs", { n: ev.scatters.length }));
         const mult = ev.multiplier > 1 && ev.reels !== "spin_to_win" ? ` ×${ev.multiplier}` : "";
-        return `${where}: ${wins.length ? wins.join(", ") + mult + " = " + credits(ev.credits) : "no win"}`;
+        return wins.length
+          ? t("{where}: {wins} = {credits}", { where, wins: wins.join(", ") + mult, credits: credits(ev.credits) })
+          : t("{where}: no win", { where });
       }
       case "free_spins_awarded":
-        return ev.retrigger ? `Retrigger: +${ev.count} Dragon Spins` : `${ev.count} Dragon Spins awarded (${ev.scatters} eggs)`;
+        return ev.retrigger
+          ? t("Retrigger: +{n} Dragon Spins", { n: ev.count })
+          : t("{n} Dragon Spins awarded ({eggs} eggs)", { n: ev.count, eggs: ev.scatters });
       case "wheel":
-        return `Golden Wheel (Dragon Spin ${ev.free_spin}): ${awardName(ev.award)}`;
+        return t("Golden Wheel (Dragon Spin {spin}): {award}", { spin: ev.free_spin, award: awardName(ev.award) });
       case "random_wilds":
-        return `Random Wilds: set ${ev.set + 1}`;
+        return t("Random Wilds: set {set}", { set: ev.set + 1 });
       case "ice_diamonds_start":
-        return `Ice Diamonds: ${ev.stones} stones`;
+        return t("Ice Diamonds: {n} stones", { n: ev.stones });
       case "pick":
-        return `Picked stone ${ev.stone + 1}: ${ev.diamond ? "a diamond" : "empty"}`;
+        return ev.diamond
+          ? t("Picked stone {stone}: a diamond", { stone: ev.stone + 1 })
+          : t("Picked stone {stone}: empty", { stone: ev.stone + 1 });
       case "ice_diamonds_award":
-        return `Ice Diamonds: ${plural(ev.diamonds, "diamond")}, level ${ev.level} = ${credits(ev.credits)}`;
+        return t("Ice Diamonds: {n} diamonds, level {level} = {credits}", { n: ev.diamonds, level: ev.level, credits: credits(ev.credits) });
       case "max_win":
-        return `Max win reached: ${credits(ev.credits)}`;
+        return t("Max win reached: {credits}", { credits: credits(ev.credits) });
       case "round_end":
-        return `Round over: ${this.ctx.format(ev.win)} won`;
+        return t("Round over: {amount} won", { amount: this.ctx.format(ev.win) });
       default:
         return titleCase(ev.type);
     }
   }
 
-  /** A still picture of a step (recall): the last reels it showed, wins marked. */
-  snapshot(events) {
+  /** A still picture of a step (recall): the last reels it showed, wins marked, and the Ice
+   *  Diamonds board where the step had a part in one (`before`: the earlier steps' events). */
+  snapshot(events, before = []) {
     const spins = events.filter((e) => e.type === "spin");
     const wrap = h("div.snapshot.rog.rog--snapshot");
     if (spins.length) {
@@ -441,15 +467,12 @@ class GnomesRenderer {
       wrap.append(h("div.rog__frame.rog__frame--small", { dataset: { reels: last.reels.startsWith("random_wilds") ? "random_wilds" : last.reels } },
         h("div.rog__frame-inner", reels.el)));
     }
-    const picks = events.filter((e) => e.type === "pick");
-    if (picks.length) {
-      wrap.append(h("div.snapshot__picks", picks.map((p) =>
-        h("span.snapshot__pick", { html: p.diamond ? ICONS.diamond : ICONS.crack, title: `stone ${p.stone + 1}` }))));
-    }
+    const board = iceRecallBoard(this, IceBoard, before, events);
+    if (board) wrap.prepend(h("div.rog-recall-ice", board)); // the picks came before the spin
     const wheel = events.find((e) => e.type === "wheel");
     if (wheel) {
       const look = WHEEL_LOOK[wheel.award] || {};
-      wrap.prepend(h("div.pill.pill--award", { style: { "--pill": look.color || "#888" } }, `Golden Wheel: ${awardName(wheel.award)}`));
+      wrap.prepend(h("div.pill.pill--award", { style: { "--pill": look.color || "#888" } }, t("Golden Wheel: {award}", { award: awardName(wheel.award) })));
     }
     return wrap;
   }
@@ -462,12 +485,13 @@ class GnomesRenderer {
     const paying = Object.keys(g.ways_pays).sort((a, b) => g.ways_pays[b][5] - g.ways_pays[a][5]);
     const cards = paying.map((code) => h("div.paycard", { "data-symbol": code },
       h("div.paycard__art", symbolArt(code)),
-      h("div.paycard__name", g.symbols[code]),
+      h("div.paycard__name", symbolName(g, code)),
       h("ol.paycard__pays", ["5", "4", "3"].filter((n) => g.ways_pays[code][n]).map((n) =>
         h("li", h("span.paycard__n", n), h("span.paycard__v", money(g.ways_pays[code][n])))))));
     const scatterRows = Object.keys(g.scatter_pays).sort().map((n) =>
-      h("tr", h("td", `${n} eggs`), h("td", `${g.scatter_pays[n]}× bet = ${this.ctx.format(g.scatter_pays[n] * level.stake)}`),
-        h("td", `${g.free_spins[n]} Dragon Spins`)));
+      h("tr", h("td", t("{n} eggs", { n })),
+        h("td", t("{multiple}× bet = {amount}", { multiple: g.scatter_pays[n], amount: this.ctx.format(g.scatter_pays[n] * level.stake) })),
+        h("td", t("{n} Dragon Spins", { n: g.free_spins[n] }))));
     const total = g.wheel.reduce((a, s) => a + s.weight, 0);
     const wheelRows = g.wheel.map((s) => h("tr",
       h("td", h("span.swatch", { style: { background: (WHEEL_LOOK[s.label] || {}).color } }), awardName(s.label)),
@@ -476,23 +500,25 @@ class GnomesRenderer {
     const iceRows = ice.levels.map((lv, i) => {
       const next = ice.levels[i + 1];
       const range = next ? (next.min_diamonds - 1 > lv.min_diamonds ? `${lv.min_diamonds}–${next.min_diamonds - 1}` : `${lv.min_diamonds}`) : `${lv.min_diamonds}`;
-      return h("tr", h("td", `Level ${i + 1}`), h("td", `${range} diamonds`),
-        h("td", `${lv.award}× bet = ${this.ctx.format(lv.award * level.stake)}`));
+      return h("tr", h("td", t("Level {level}", { level: i + 1 })), h("td", t("{range} diamonds", { range })),
+        h("td", t("{multiple}× bet = {amount}", { multiple: lv.award, amount: this.ctx.format(lv.award * level.stake) })));
     });
     return h("div.paytable", { "data-testid": "paytable" },
-      h("p.paytable__intro", `Pays per way at your bet of ${this.ctx.format(level.stake)}. 243 ways: a symbol pays on adjacent reels from the leftmost, in any row; only its longest combination pays, times the number of ways.`),
+      h("p.paytable__intro", t("Pays per way at your bet of {stake}. 243 ways: a symbol pays on adjacent reels from the leftmost, in any row; only its longest combination pays, times the number of ways.", { stake: this.ctx.format(level.stake) })),
       h("div.paycards", cards),
       h("div.paytable__specials",
         h("div.special", h("div.special__art", symbolArt(WILD)),
-          h("div", h("h3", g.symbols[WILD]), h("p", "Wild. Lands on reels 2, 3 and 4 and substitutes for every symbol except the Dragon's Egg."))),
+          h("div", h("h3", symbolName(g, WILD)), h("p", t("Wild. Lands on reels 2, 3 and 4 and substitutes for every symbol except the Dragon's Egg.")))),
         h("div.special", h("div.special__art", symbolArt(SCATTER)),
-          h("div", h("h3", g.symbols[SCATTER]), h("p", "Scatter. Pays anywhere in view, times the total bet, and starts Dragon Spins."),
+          h("div", h("h3", symbolName(g, SCATTER)), h("p", t("Scatter. Pays anywhere in view, times the total bet, and starts Dragon Spins.")),
             h("table.table", h("tbody", scatterRows))))),
-      h("h3", "Golden Wheel"),
-      h("p", "Every Dragon Spin spins the Golden Wheel first; its award applies to that spin."),
+      h("h3", t("Golden Wheel")),
+      h("p", t("Every Dragon Spin spins the Golden Wheel first; its award applies to that spin.")),
       h("table.table", h("tbody", wheelRows)),
-      h("h3", "Ice Diamonds"),
-      h("p", `${ice.stones} stones hide ${ice.diamonds} diamonds. Pick until you find all ${ice.diamonds} or ${ice.empties_to_end} empty stones.`),
+      h("h3", t("Ice Diamonds")),
+      h("p", t("{stones} stones hide {diamonds} diamonds. Pick until you find all {diamonds} or {empties} empty stones.", {
+        stones: ice.stones, diamonds: ice.diamonds, empties: ice.empties_to_end,
+      })),
       h("table.table", h("tbody", iceRows)));
   }
 
@@ -504,23 +530,29 @@ class GnomesRenderer {
     const fs = Object.entries(g.free_spins).map(([n, c]) => `${n} → ${c}`).join(", ");
     const ice = g.ice_diamonds;
     return h("div.rules", { "data-testid": "rules" },
-      h("p.rules__rtp", "Theoretical return to player (RTP): ", h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2))),
+      h("p.rules__rtp", t("Theoretical return to player (RTP): "), h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2))),
       h("ul",
-        h("li", `5 reels, 3 rows, 243 ways. Bets from ${this.ctx.format(min)} to ${this.ctx.format(max)} (${levels[0].credits} credits × coin value).`),
-        h("li", "Ways pay left to right from reel 1 on adjacent reels; each symbol pays its longest combination times the number of ways. All wins are added."),
-        h("li", `${g.symbols[WILD]} is wild on reels 2–4 and substitutes for every symbol except the ${g.symbols[SCATTER].replace(/ \(.*\)/, "")}.`),
-        h("li", `3, 4 or 5 Dragon's Eggs anywhere pay the total bet times the scatter pay and award Dragon Spins (${fs}). Eggs during Dragon Spins award the same number again.`),
-        h("li", "Dragon Spins are played at the bet that triggered them. Before each one the Golden Wheel awards one feature:"),
-        h("ul",
-          h("li", "3×, 5× or 6×: the spin's way wins are multiplied (egg pays are not)."),
-          h("li", "Spin To Win: games on special reels until one wins; the multiplier starts at 1× and grows by 1 with every losing game; the winning game pays its way win times the multiplier. Then the Dragon Spin's own reels are played."),
-          h("li", "Random Wilds: one of three sets of extra wilds is placed on reels 2–4 for the spin; at least one new wild always shows."),
-          h("li", `Ice Diamonds: ${ice.stones} stones hide ${ice.diamonds} diamonds. You pick stones until you find all ${ice.diamonds} diamonds or ${ice.empties_to_end} empty stones; the diamonds found set the award (see the paytable). Then the spin's reels are played.`)),
-        h("li", `The most a round can win is ${g.max_win.toLocaleString("en-GB")}× the bet; when it is reached the round ends and any features left are forfeited.`),
-        h("li", "The Ice Diamonds pick is the only decision. A round left unfinished is completed later with the default play (lowest-numbered stones first)."),
-        h("li", "Wins are paid when the round ends. A malfunction voids all pays and plays."),
-        h("li", "Autoplay (where allowed) plays free spins on and stops at an Ice Diamonds pick.")),
-      h("p.rules__meta", `Game ${g.name} version ${g.version}, RTP variant ${g.variant}.`));
+        h("li", t("5 reels, 3 rows, 243 ways. Bets from {min} to {max} ({credits} credits × coin value).", {
+          min: this.ctx.format(min), max: this.ctx.format(max), credits: levels[0].credits,
+        })),
+        h("li", t("Ways pay left to right from reel 1 on adjacent reels; each symbol pays its longest combination times the number of ways. All wins are added.")),
+        h("li", t("{wild} is wild on reels 2–4 and substitutes for every symbol except the {scatter}.", {
+          wild: symbolName(g, WILD), scatter: symbolName(g, SCATTER).replace(/ \(.*\)/, ""),
+        })),
+        h("li", t("3, 4 or 5 Dragon's Eggs anywhere pay the total bet times the scatter pay and award Dragon Spins ({awards}). Eggs during Dragon Spins award the same number again.", { awards: fs })),
+        h("li", t("Dragon Spins are played at the bet that triggered them. Before each one the Golden Wheel awards one feature:"),
+          h("ul",
+            h("li", t("3×, 5× or 6×: the spin's way wins are multiplied (egg pays are not).")),
+            h("li", t("Spin To Win: games on special reels until one wins; the multiplier starts at 1× and grows by 1 with every losing game; the winning game pays its way win times the multiplier. Then the Dragon Spin's own reels are played.")),
+            h("li", t("Random Wilds: one of three sets of extra wilds is placed on reels 2–4 for the spin; at least one new wild always shows.")),
+            h("li", t("Ice Diamonds: {stones} stones hide {diamonds} diamonds. You pick stones until you find all {diamonds} diamonds or {empties} empty stones; the diamonds found set the award (see the paytable). Then the spin's reels are played.", {
+              stones: ice.stones, diamonds: ice.diamonds, empties: ice.empties_to_end,
+            })))),
+        h("li", t("The most a round can win is {multiple}× the bet; when it is reached the round ends and any features left are forfeited.", { multiple: formatNumber(g.max_win) })),
+        h("li", t("The Ice Diamonds pick is the only decision. A round left unfinished is completed later with the default play (lowest-numbered stones first).")),
+        h("li", t("Wins are paid when the round ends. A malfunction voids all pays and plays.")),
+        h("li", t("Autoplay (where allowed) plays free spins on and stops at an Ice Diamonds pick."))),
+      h("p.rules__meta", t("Game {name} version {version}, RTP variant {variant}.", { name: g.name, version: g.version, variant: g.variant })));
   }
 }
 
@@ -538,7 +570,7 @@ class IceBoard {
     this.choose = null;
     this.stones = Array.from({ length: stones }, (_, i) =>
       h("button.stone", {
-        type: "button", disabled: true, "data-stone": String(i), "aria-label": `Stone ${i + 1}`,
+        type: "button", disabled: true, "data-stone": String(i), "aria-label": t("Stone {stone}", { stone: i + 1 }),
         onclick: () => this.pick(i), html: ICONS.stone,
       }));
     this.counter = h("div.ice__counter", { "data-testid": "ice-counter" });
@@ -547,13 +579,16 @@ class IceBoard {
       h("span.ice__lvl", `${lv.min_diamonds}+`), h("span.ice__gem", { html: ICONS.diamond }),
       h("span.ice__award", this.ctx.format(lv.award * level)))).reverse());
     this.el = h("div.ice", { "data-testid": "ice-diamonds" },
-      h("div.ice__title", "Ice Diamonds"),
+      h("div.ice__title", t("Ice Diamonds")),
       h("div.ice__main", h("div.ice__grid", this.stones), h("div.ice__side", this.counter, this.ladder)));
     this.updateCounter();
   }
 
   async intro() {
-    await banner(this.el, { title: "Ice Diamonds", sub: `Find ${this.ice.diamonds} diamonds — ${this.ice.empties_to_end} empty stones end it`, kind: "ice", ms: 1300 });
+    await featureIntro(this.ctx, this.el, {
+      title: t("Ice Diamonds"), sub: t("Find {diamonds} diamonds — {empties} empty stones end it", { diamonds: this.ice.diamonds, empties: this.ice.empties_to_end }),
+      kind: "ice", testid: "banner-ice-diamonds",
+    });
   }
 
   updateCounter() {
@@ -588,8 +623,9 @@ class IceBoard {
     });
     this.el.classList.add("ice--live");
     return {
-      prompt: "Click a stone, or use the arrow keys and Enter.",
-      defaultLabel: "Pick for me",
+      prompt: t("Pick a stone."),
+      keyPrompt: t("Keyboard: the arrow keys, then Enter."), // not shown on touch screens
+      defaultLabel: t("Pick for me"),
       onKey: (e) => this.onKey(e),
       destroy: () => this.disable(),
     };
@@ -653,9 +689,9 @@ class IceBoard {
       return;
     }
     const counting = this.ctx.addWin(ev.credits);
-    await banner(this.el, {
-      title: `Level ${ev.level}`, sub: `${plural(ev.diamonds, "diamond")}: ${this.ctx.credits(ev.credits)}`,
-      kind: "ice", ms: 1500, testid: "ice-award",
+    await featureTotal(this.ctx, this.el, {
+      title: t("Ice Diamonds · Level {level}", { level: ev.level }), amount: ev.credits * this.ctx.coin(), kind: "ice", testid: "ice-award",
+      sub: t("{n} diamonds", { n: ev.diamonds }),
     });
     await counting;
     this.close();
