@@ -50,3 +50,34 @@ def test_a_database_that_does_not_answer_is_503_with_retry_after_not_500(tmp_pat
         assert "database_unavailable" in doc["components"]["responses"]["DatabaseUnavailable"]["description"]
     finally:
         server.engine.dispose()
+
+
+def test_a_connection_lost_inside_a_transaction_raises_the_database_error(pg_template, tmp_path) -> None:
+    """PostgreSQL ends the connection in the middle of a request's transaction (a restart, a
+    failover): what reaches the routes is the driver's OperationalError, which they answer 503
+    (resent by clients), not the PendingRollbackError that reading ``conn.info`` of the dead
+    connection raised while cleaning up, which was answered 500 (found by the soak)."""
+    import pytest
+    from sqlalchemy import text
+    from sqlalchemy.exc import OperationalError
+
+    from conftest import drop_pg_database, fresh_pg_database
+    from reelforge.server.config import Settings
+    from reelforge.server.service import GameServer
+
+    name, url = fresh_pg_database(pg_template)
+    server = GameServer(Settings(db=url, data_dir=tmp_path, operator_key="k", test_games=True))
+    try:
+        ctx = server.context
+        assert ctx.pipelined
+
+        def work(conn) -> None:
+            conn.execute(text("SELECT pg_terminate_backend(pg_backend_pid())"))
+            conn.execute(text("SELECT 1"))  # the connection is gone by now
+
+        with pytest.raises(OperationalError):
+            ctx.run(work)
+        assert ctx.run(lambda conn: conn.execute(text("SELECT 2")).scalar_one()) == 2  # a new one
+    finally:
+        server.engine.dispose()
+        drop_pg_database(name)

@@ -165,7 +165,10 @@ class ServerContext:
         with self.engine.connect() as conn:
             fairy = conn.connection
             tx = Pipelined(fairy.dbapi_connection, conn.dialect.loaded_dbapi)
-            conn.info[Pipelined.KEY] = tx
+            # Kept: once the connection is lost, ``conn.info`` itself raises PendingRollbackError,
+            # which would replace the database error (a 503 clients resend) with a 500.
+            info = conn.info
+            info[Pipelined.KEY] = tx
             try:
                 result = work(conn)
                 tx.commit()
@@ -177,7 +180,7 @@ class ServerContext:
                     conn.invalidate()
                 raise
             finally:
-                conn.info.pop(Pipelined.KEY, None)
+                info.pop(Pipelined.KEY, None)
                 if not conn.invalidated:
                     try:
                         tx.close()
