@@ -23,4 +23,6 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/dieharder ] || [ ! -x /usr/bin/
   fi
 fi
 .venv/bin/ruff check src tests bench
-exec .venv/bin/python -m pytest "$@"
+# One worker per core (REELFORGE_TEST_WORKERS to change it, 0 for one process); a test file
+# runs whole on one worker, so its module fixtures (a server, a browser) are made once.
+exec .venv/bin/python -m pytest -n "${REELFORGE_TEST_WORKERS:-auto}" --dist loadfile "$@"
