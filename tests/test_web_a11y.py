@@ -202,6 +202,16 @@ def shown_key_hints(page: Any) -> list[str]:
     return hints
 
 
+def controls_overflow(page: Any) -> int:
+    """How many pixels of the game's control panel (win, bet, spin…) lie beyond its box, to be
+    scrolled to; 0 where no game screen is shown."""
+    over: int = page.evaluate(
+        """() => { const c = document.querySelector('.controls');
+                   return c && c.getClientRects().length ? c.scrollHeight - c.clientHeight : 0; }"""
+    )
+    return over
+
+
 @pytest.mark.parametrize("turned", [False, True], ids=["portrait", "landscape"])
 def test_phone_controls_are_finger_sized_and_show_no_keyboard_hints(
     browser: Any, server: ServerProcess, operator: Operator, turned: bool
@@ -214,6 +224,7 @@ def test_phone_controls_are_finger_sized_and_show_no_keyboard_hints(
         assert page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches")
         small: dict[str, list[str]] = {}
         hints: dict[str, list[str]] = {}
+        overflow: dict[str, int] = {}
         measured = 0
         for screen in walk(tab, operator, f"a11y-tap-{'landscape' if turned else 'portrait'}"):
             measured += page.locator(CONTROLS).count()
@@ -223,9 +234,12 @@ def test_phone_controls_are_finger_sized_and_show_no_keyboard_hints(
                 small[screen] = s
             if k := shown_key_hints(page):
                 hints[screen] = k
+            if (over := controls_overflow(page)) > 1:
+                overflow[screen] = over
         assert measured > 100
         assert not small, "\n".join(f"{s}: {c}" for s, cs in small.items() for c in cs)
         assert not hints, hints
+        assert not overflow, f"the control panel must fit the phone without scrolling (px over): {overflow}"
     finally:
         next(gen, None)
 
