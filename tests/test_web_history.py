@@ -496,23 +496,25 @@ def test_replay_at_4x_is_faster_than_at_1x_and_skip_shows_the_end(
     won = p.start(GNOMES, STAKE, base_stops(gnomes_data)["won"])
     page = desk.page
     desk.open(token, f"#/replay/{won['id']}")
-    desk.speed(0.5)  # long enough to measure, short enough for a test
+    desk.speed(1)  # the replay's own length, so the tempo dominates the fixed costs
     page.wait_for_selector(".replay[data-done]", timeout=30_000)
     assert page.get_attribute("[data-testid=replay-speed-1]", "aria-pressed") == "true"
     fits(desk, REPLAY_CONTROLS)
-    # Time it at 1x and 4x, from a fresh start each.
-    times = {}
-    for s in (1, 4):
+    # Time it at 1x and 4x, from a fresh start each, three times interleaved: a stall on a loaded
+    # machine only ever adds time, so the shortest of each is the one to compare.
+    times: dict[int, list[int]] = {1: [], 4: []}
+    for s in (1, 4) * 3:
         page.click(f"[data-testid=replay-speed-{s}]")
         assert page.get_attribute(f"[data-testid=replay-speed-{s}]", "aria-pressed") == "true"
         page.click("[data-testid=replay-again]")
         page.wait_for_selector(".replay:not([data-done])")
         page.wait_for_selector(".replay[data-done]", timeout=30_000)
-        times[s] = int(page.get_attribute(".replay", "data-ms") or "0")
+        times[s].append(int(page.get_attribute(".replay", "data-ms") or "0"))
         assert money(desk.text("[data-testid=replay-win]")) == won["win"]
-    # Ideally a quarter; a loaded 2-core machine adds fixed costs (CI here: 1,491 ms against
-    # 895 ms). A 4x that did not apply would take as long as 1x.
-    assert times[4] < 0.75 * times[1], times
+    # Ideally a quarter, plus the fixed costs of drawing; a 4x that did not apply would take as
+    # long as 1x.
+    assert min(times[4]) < 0.6 * min(times[1]), times
+    desk.speed(0.5)  # and the client's own speed is what leaving the replay must put back
     assert page.evaluate("() => localStorage.getItem('reelforge.replaySpeed')") == "4"
 
     # Skip to end: a whole Dragon Spins round at 1x, skipped at once, ends in its final state.
