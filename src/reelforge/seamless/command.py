@@ -65,4 +65,5 @@ def operator_wallet_command(
     app = create_app(db, secret, faults=faults, players=seeds)
     mode = "  FAULT INJECTION ON (tests only)" if faults else ""
     typer.echo(f"reference operator wallet on http://{host}:{port}/{mode}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    # A stop waits at most 2 s for requests in flight (an injected stall can run for minutes).
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
