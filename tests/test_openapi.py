@@ -231,11 +231,16 @@ def test_a_tour_of_every_route_gets_only_documented_replies(checked: Any, gnomes
     op("PUT", f"/games/{PINGUINOS}/bets?mode=upper", json={"disabled": [100]}, expect=200)
     op("PUT", f"/games/{GNOMES}/bets", json={"disabled": []}, expect=200)
     op("PUT", f"/games/{GNOMES}/variant", json={"variant": "95.97"}, expect=200)
+    op("PUT", f"/games/{GNOMES}/variant", json={"variant": "92.00", "stake": 80}, expect=200)
+    op("GET", f"/games/{GNOMES}/variant", expect=200)
+    op("GET", f"/games/{GNOMES}/bets", expect=200)  # with its bet_variants
     op("GET", "/profile", expect=200)
     op("PUT", "/profile", json={"profile": "default"}, expect=200)
 
     # The back office: the operator's game listing, sessions, rounds in play, the report.
     api.call("GET", "/games", headers=api.op, expect=200)
+    call("GET", "/games", token=token, expect=200)  # the bet at 80 with its own variant and RTP
+    op("PUT", f"/games/{GNOMES}/variant", json={"variant": None, "stake": 80}, expect=200)
     a_round = api.start(token, script=trigger_script(gnomes_data))["round"]
     page = op("GET", f"/rounds/pending?game={GNOMES}&limit=1", expect=200)
     assert [r["id"] for r in page["rounds"]] == [a_round["id"]]

@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from reelforge.server import api_models as m
 from reelforge.server import guards, store
 from reelforge.server.api_docs import OPERATOR, PLAYER, finish_openapi, replies
+from reelforge.server.api_variants import add_routes as add_variant_routes
 from reelforge.server.context import Replayed
 from reelforge.server.errors import ApiError
 from reelforge.server.hot_routes import HotRoutes, bearer_value
@@ -102,10 +103,6 @@ class VoidBody(Body):
 
 class ProfileBody(Body):
     profile: str = Field(min_length=1, max_length=16)
-
-
-class VariantBody(Body):
-    variant: str = Field(min_length=1, max_length=32)
 
 
 class BetsBody(Body):
@@ -647,13 +644,7 @@ def create_app(server: GameServer) -> FastAPI:
             raise ApiError(400, "invalid_mode", f"the query names mode {mode!r}, the body {body.mode!r}")
         return json_response(*server.set_bets(key, game_id, body.disabled, body.mode or mode))
 
-    @operator.put(
-        "/games/{game_id}/variant",
-        dependencies=op,
-        responses=replies(200, m.VariantReply, OPERATOR, 400, 404, 409, 422),
-    )
-    def set_variant(game_id: GameId, body: VariantBody) -> Response:
-        return json_response(200, server.set_variant(game_id, body.variant))
+    add_variant_routes(operator, server, op, json_response)  # api_variants.py
 
     @player.post(
         "/seamless/session",

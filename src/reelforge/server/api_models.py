@@ -267,6 +267,8 @@ class BetLevel(Reply):
     coin: int
     credits: int
     stake: int
+    variant: str = sometimes("the RTP variant this bet is dealt at, where it has one of its own")
+    rtp: float = sometimes("that variant's exact RTP")
 
 
 class ModeBetLevel(Open):
@@ -494,13 +496,28 @@ class Bets(Reply):
     stakes: list[int]
     enabled: list[int]
     disabled: list[int]
+    bet_variants: list[BetVariant] = sometimes("the stakes dealt at a variant of their own")
+
+
+class BetVariant(Reply):
+    stake: int
+    variant: str
+
+
+class DealtAt(Reply):
+    stake: int
+    variant: str = Field(description="the RTP variant a round at this stake is dealt at")
+    own: bool = Field(description="true: set for this bet; false: the game's variant")
 
 
 class VariantReply(Reply):
-    """The RTP variant dealt for the game."""
+    """The RTP variant dealt for the game, and for each of its bets."""
 
     game: str
-    variant: str
+    variant: str = Field(description="the game's: dealt at every bet without one of its own")
+    default_variant: str
+    variants: list[str]
+    bets: dict[str, list[DealtAt]] = Field(description="each bet table's stakes: base, and own-bet modes")
 
 
 class Health(Reply):

@@ -1,6 +1,7 @@
 """The operator's back office: players and their cash (cash-in and cash-out on the server's
 own ledger, the ledger listing), voiding a round in play, and the game configuration (the
-jurisdiction profile, RTP variants, bets switched off); plus demo sessions built from these.
+jurisdiction profile, bets switched off; RTP variants are in
+:mod:`reelforge.server.bet_variants`); plus demo sessions built from these.
 History, recall and replay of rounds are in :mod:`reelforge.server.history`."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from sqlalchemy import Connection, Engine, Row, insert, select, update
 
 from reelforge.engine.game import Game, levels_for
 from reelforge.engine.round import Round
-from reelforge.server import autoplay_store, bets, seamless_books, store, webhooks
+from reelforge.server import autoplay_store, bet_variants, bets, seamless_books, store, webhooks
 from reelforge.server import round_store as rs
 from reelforge.server import schema as t
 from reelforge.server.context import OPERATOR_SCOPE, ServerContext, check_key, fingerprint, operator_scope
@@ -286,7 +287,8 @@ class BackOffice:
 
     def _bets_view(self, conn: Connection, game: Game, table: str = bets.BASE) -> dict[str, Any]:
         variant = self.server.variant_for(conn, game)
-        return bets.view(game, variant, table, self.server.disabled_bets(conn, game, table))
+        own = bet_variants.own_variants(bet_variants.read_settings(conn, game), game)[table]
+        return bets.view(game, variant, table, self.server.disabled_bets(conn, game, table), own)
 
     def set_bets(
         self, key: str | None, game_id: str, disabled: list[int], mode: str | None = None
@@ -362,12 +364,3 @@ class BackOffice:
         if self._report_engine is None:
             self._report_engine = report_engine(self.server.settings.database_url())
         return self._report_engine
-
-    def set_variant(self, game_id: str, variant: str) -> dict:
-        game = self.server.game(game_id)
-        if variant not in game.variants:
-            raise bad_request(
-                f"{game_id} has no RTP variant {variant!r}; offered: {game.variants}", "invalid_variant"
-            )
-        self.server.run(lambda conn: store.put_setting(conn, f"variant:{game.id}", variant))
-        return {"game": game.id, "variant": variant}

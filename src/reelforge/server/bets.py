@@ -49,9 +49,12 @@ def check_enabled(game: Game, stake: int, disabled: list[int], table: str = BASE
         )
 
 
-def view(game: Game, variant: str, table: str, disabled: list[int]) -> dict[str, Any]:
+def view(
+    game: Game, variant: str, table: str, disabled: list[int], own: dict[int, str] | None = None
+) -> dict[str, Any]:
     """What ``GET /operator/games/{game}/bets`` shows of one table (the base one as always; an
-    own-bet mode's says which)."""
+    own-bet mode's says which); ``own``: the stakes dealt at a variant of their own
+    (bet_variants.py), listed as ``bet_variants`` when there are any."""
     stakes = [b.stake for b in levels_for(game, variant, table)]
     out: dict[str, Any] = {"game": game.id, "variant": variant}
     if table != BASE:
@@ -61,6 +64,8 @@ def view(game: Game, variant: str, table: str, disabled: list[int]) -> dict[str,
         enabled=[s for s in stakes if s not in disabled],
         disabled=[s for s in stakes if s in disabled],
     )
+    if own and (listed := [{"stake": s, "variant": own[s]} for s in stakes if s in own]):
+        out["bet_variants"] = listed
     return out
 
 

@@ -3,12 +3,13 @@ autoplay cap under the jurisdiction's profile), the balance, and the stored play
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Connection, select
 
-from reelforge.engine.game import own_bet_modes
-from reelforge.server import bets, store
+from reelforge.engine.game import Game, own_bet_modes
+from reelforge.server import bet_variants, bets, store
 from reelforge.server import schema as t
 from reelforge.server.autoplay_service import autoplay_limit
 from reelforge.server.context import ServerContext
@@ -58,6 +59,12 @@ class Lobby:
             info = dict(game.info())
             info["variant"] = variant
             info.update(bets.listing(game, variant, info, settings))
+            # A bet dealt at a variant of its own lists it with that variant's exact RTP.
+            own = bet_variants.own_variants(settings, game)
+            rtp = partial(self._rtp, game)
+            bet_variants.annotate(info["bet_levels"], own[bets.BASE], rtp)
+            for mode, levels in info["bet_levels_by_mode"].items():
+                bet_variants.annotate(levels, own[mode], rtp)
             info["side_balances"] = list(game.side_balances)
             info["play_settings"] = game.play_settings()
             info["autoplay_max_spins"] = autoplay_limit(profile, game)
@@ -70,7 +77,11 @@ class Lobby:
                 info["default_variant"] = game.default_variant
                 info["bets"] = {
                     table: bets.view(
-                        game, variant, table, bets.parse_bets(settings.get(bets.bets_key(game.id, table)))
+                        game,
+                        variant,
+                        table,
+                        bets.parse_bets(settings.get(bets.bets_key(game.id, table))),
+                        own[table],
                     )
                     for table in (bets.BASE, *own_bet_modes(game))
                 }
@@ -78,6 +89,9 @@ class Lobby:
                 info["modes"] = offered
             out.append(info)
         return {"games": out, "profile": profile.name}
+
+    def _rtp(self, game: Game, variant: str) -> float:
+        return float(self.server.exact_for(game, variant)["rtp"])
 
     def balance(self, token: str | None) -> dict:
         def work(conn: Connection, ctx: PlayerContext) -> dict:

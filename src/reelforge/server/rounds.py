@@ -18,7 +18,7 @@ from reelforge.engine.game import Game, InsufficientSideBalance, bet_table, leve
 from reelforge.engine.round import Action, InvalidAction, Round
 from reelforge.money import InvalidBet, find_bet
 from reelforge.rng import RandomSource, RecordingRandom
-from reelforge.server import autoplay_store, bets, store, webhooks
+from reelforge.server import autoplay_store, bet_variants, bets, store, webhooks
 from reelforge.server import round_store as rs
 from reelforge.server import schema as t
 from reelforge.server.context import ServerContext, fingerprint
@@ -34,10 +34,22 @@ PRECHECKS = (
     " AS autoplay_id, (SELECT id FROM rounds WHERE player_id = {p} AND game = :g"
     " AND status = 'pending' LIMIT 1) AS pending_id,"
     " (SELECT value FROM server_settings WHERE key = :vk) AS variant,"
+    " (SELECT value FROM server_settings WHERE key = :bk) AS bet_variant,"
     " (SELECT value FROM server_settings WHERE key = :dk) AS disabled"
 )
 # The request's player as a row ``me`` (its ``id``), for the statements read with the lock.
 ME_ROW = "(SELECT player_id AS id FROM sessions WHERE token_hash = :h) me"
+
+
+def precheck_params(game: Game, table: str, stake: int) -> dict[str, Any]:
+    """PRECHECKS' settings: the game's variant, the bet's own (bet_variants.py), the table's
+    stakes switched off."""
+    return {
+        "g": game.id,
+        "vk": bet_variants.game_key(game.id),
+        "bk": bet_variants.bet_key(game.id, table, stake),
+        "dk": bets.bets_key(game.id, table),
+    }
 
 
 def round_view(round_id: int, rnd: Round) -> dict[str, Any]:
@@ -112,10 +124,7 @@ class Rounds:
             f" {rs.next_round_id_sql(self.server.engine.dialect.name)} AS round_id"
             f" FROM {ME_ROW}{join}"
         )
-        params = {
-            "idem_key": key, "g": game.id, "sk": state_key,
-            "vk": f"variant:{game.id}", "dk": bets.bets_key(game.id, table),
-        }  # fmt: skip
+        params = {"idem_key": key, "sk": state_key, **precheck_params(game, table, stake)}
         return [(sql, params)]
 
     def act(
@@ -241,18 +250,11 @@ class Rounds:
 
     # -- the steps, shared with autoplay -----------------------------------------------------
 
-    def prechecks(
-        self, conn: Connection, player_id: int, game: Game, table: str = bets.BASE
-    ) -> tuple[int | None, int | None, str, list[int]]:
-        """In one query: a running autoplay of the game, a pending round of it, the variant,
-        the stakes of the bet table ``table`` the operator switched off."""
-        row = q(
-            conn,
-            "SELECT " + PRECHECKS.format(p=":p"),
-            {"p": player_id, "g": game.id, "vk": f"variant:{game.id}", "dk": bets.bets_key(game.id, table)},
-        ).one()
-        disabled = bets.parse_bets(row.disabled)
-        return row.autoplay_id, row.pending_id, row.variant or game.default_variant, disabled
+    def prechecks(self, conn: Connection, player_id: int, game: Game, table: str, stake: int) -> Any:
+        """In one query (PRECHECKS): a running autoplay of the game, a pending round of it, the
+        game's variant, the bet's own, the stakes of the bet table ``table`` switched off."""
+        params = {"p": player_id, **precheck_params(game, table, stake)}
+        return q(conn, "SELECT " + PRECHECKS.format(p=":p"), params).one()
 
     def open_round(
         self,
@@ -284,16 +286,18 @@ class Rounds:
         # A mode with bets of its own (Los 3 Pinguinos' upper game) is staked and switched off
         # from its own table: its stake 100 is not the base game's.
         table = bet_table(game, mode)
-        if pre is None:
-            running_autoplay, pending_id, variant, disabled = self.prechecks(conn, ctx.player.id, game, table)
-        else:
-            running_autoplay, pending_id = pre.autoplay_id, pre.pending_id
-            variant, disabled = pre.variant or game.default_variant, bets.parse_bets(pre.disabled)
+        checks = self.prechecks(conn, ctx.player.id, game, table, stake) if pre is None else pre
+        running_autoplay, pending_id = checks.autoplay_id, checks.pending_id
+        disabled = bets.parse_bets(checks.disabled)
+        # The table shown is the game's variant's; the round is dealt at the bet's own variant
+        # where the operator set one (the game's otherwise), and records it.
+        shown = checks.variant or game.default_variant
+        variant = checks.bet_variant or shown
         cancelled = None
         if running_autoplay is not None and autoplay_id is None:
             cancelled = autoplay_store.cancel(conn, running_autoplay)
         try:
-            find_bet(levels_for(game, variant, mode), stake)
+            find_bet(levels_for(game, shown, mode), stake)
             cost = game.cost(stake, mode)
         except InvalidBet as exc:
             raise bad_request(str(exc), "invalid_bet") from None

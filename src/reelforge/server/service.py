@@ -11,7 +11,8 @@ It is a facade: each concern lives in its own module and service object, all sha
   goes through, and its first implementation, the server's own ledger
 - ``lobby.py``: the games on offer, the balance, the stored player state
 - ``history.py``: history, recall and replay
-- ``back_office.py``: players, cash-in/out, ledger, voids, profile, variants, bets, reports
+- ``back_office.py``: players, cash-in/out, ledger, voids, profile, bets, reports
+- ``bet_variants.py``: the RTP variant a game, or one of its bets, is dealt at
 - ``operator_sessions.py``: a player's sessions for the operator: list, revoke
 - ``webhooks.py``: the events the operator hears of, enqueued with them, sent from the outbox
 - ``audit.py``: the books' self-check
@@ -34,6 +35,7 @@ from reelforge.rng import RandomSource, SystemRandom
 from reelforge.server.audit import Audit
 from reelforge.server.autoplay_service import Autoplays, autoplay_limit
 from reelforge.server.back_office import BackOffice
+from reelforge.server.bet_variants import BetVariants
 from reelforge.server.config import Settings
 from reelforge.server.context import OPERATOR_SCOPE, ServerContext, check_key, fingerprint
 from reelforge.server.db import migrate
@@ -86,6 +88,7 @@ class GameServer:
         self.lobby = Lobby(self.context, self.sessions)
         self.round_history = RoundHistory(self.context, self.sessions)
         self.back_office = BackOffice(self.context, self.sessions)
+        self.bet_variants = BetVariants(self.context)
         self.operator_sessions = OperatorSessions(self.context)
         self._audit = Audit(self.context)
 
@@ -308,8 +311,19 @@ class GameServer:
     def set_profile(self, name: str) -> dict:
         return self.back_office.set_profile(name)
 
-    def set_variant(self, game_id: str, variant: str) -> dict:
-        return self.back_office.set_variant(game_id, variant)
+    def get_variants(self, game_id: str) -> dict:
+        return self.bet_variants.get(game_id)
+
+    def set_variant(
+        self,
+        key: str | None,
+        game_id: str,
+        variant: str | None,
+        mode: str | None = None,
+        stake: int | None = None,
+    ) -> tuple[int, dict]:
+        """The game's RTP variant, or (``stake``) one bet's: see bet_variants.py."""
+        return self.bet_variants.put(key, game_id, variant, mode, stake)
 
     # -- checks used by tests and the load bench -----------------------------------------------
 
