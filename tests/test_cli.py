@@ -226,7 +226,7 @@ def test_play_scripted_session_with_picks() -> None:
     assert "'no idea' is not one of the choices." in out
     assert "┌" in out  # reel windows drawn as grids
     final = balance - rounds * stake + won
-    assert f"Played {rounds} round(s)" in out
+    assert f"Played {rounds} game{'' if rounds == 1 else 's'}" in out
     assert f"won {format_minor(won)}" in out
     assert f"Final balance {format_minor(final)}." in out
 
@@ -234,14 +234,14 @@ def test_play_scripted_session_with_picks() -> None:
 def test_play_quits_on_q_and_at_end_of_input() -> None:
     result = invoke("play", GAME, "--seed", "1", "--balance", "1000", stdin="\n\nq\n")
     assert result.exit_code == 0, result.output
-    assert "Played 2 round(s)" in result.stdout
+    assert "Played 2 games:" in result.stdout
     result = invoke("play", GAME, "--seed", "1", "--balance", "1000", stdin="\n")
     assert result.exit_code == 0, result.output
-    assert "Played 1 round(s)" in result.stdout
+    assert "Played 1 game:" in result.stdout
 
 
 def test_play_stops_on_insufficient_balance() -> None:
     result = invoke("play", GAME, "--seed", "1", "--stake", "40", "--balance", "30", stdin="\n\n")
     assert result.exit_code == 0, result.output
     assert "Balance £0.30 is below the stake £0.40: stopping." in result.stdout
-    assert "Played 0 round(s)" in result.stdout
+    assert "Played 0 games:" in result.stdout

@@ -160,7 +160,8 @@ def test_play_a_bought_lock_and_spin_debits_its_price() -> None:
         assert f"Lock & Spin over: wins {format_minor(end['credits'] * rnd.coin)}" in out
     assert "piggies" not in out  # a buy neither reads nor touches them
     final = balance - rounds * price + won
-    assert f"Played {rounds} round(s): staked {format_minor(rounds * price)}, won {format_minor(won)}" in out
+    games = f"{rounds} game{'' if rounds == 1 else 's'}"
+    assert f"Played {games}: staked {format_minor(rounds * price)}, won {format_minor(won)}" in out
     assert f"Final balance {format_minor(final)}." in out
 
 
@@ -168,7 +169,7 @@ def test_play_a_bought_feature_needs_its_price_not_just_the_bet() -> None:
     result = invoke("play", GAME_ID, "--mode", SUPER, "--seed", "1", "--balance", "7999", stdin="\n")
     assert result.exit_code == 0, result.output
     assert "Balance £79.99 is below the price £80.00: stopping." in result.stdout
-    assert "Played 0 round(s)" in result.stdout
+    assert "Played 0 games:" in result.stdout
 
 
 def _seed_with_a_pop() -> tuple[int, int]:

@@ -25,7 +25,8 @@ runner = CliRunner()
 
 
 def invoke(*args: str, stdin: str | None = None) -> Any:
-    return runner.invoke(app, list(args), input=stdin)
+    # A wide terminal: a sentence stays on one line (Rich wraps at the terminal's width).
+    return runner.invoke(app, list(args), input=stdin, env={"COLUMNS": "400"})
 
 
 def json_out(*args: str) -> Any:
@@ -233,19 +234,23 @@ def test_play_in_the_terminal_with_every_decision() -> None:
     assert "collect / play (Enter = collect): " in out and "PLAY: " in out and "COLLECT it or PLAY" in out
     assert "DISCO!" in out and "The Disco stops on penguin" in out and "Enter to stop: " in out
     assert "Bonuses won" in out or "Bonus line:" in out
-    # The machine after every round, as the rules left it.
-    shown = re.findall(r"^bonuses (\d+), vertical lines (\d+)$", out, flags=re.M)
-    assert [(int(b), int(v)) for b, v in shown] == [
-        (r.player_state["bonuses"], r.player_state["vertical_lines"]) for r in rounds
+    # The machine before the first round and after every round, as the rules left it.
+    shown = re.findall(r"^Machine: (\d+) Bonus(es)?, vertical lines counter (\d+)$", out, flags=re.M)
+    assert [(int(b), many, int(v)) for b, many, v in shown] == [(0, "es", 0)] + [
+        (s["bonuses"], "" if s["bonuses"] == 1 else "es", s["vertical_lines"])
+        for s in (r.player_state for r in rounds)
     ]
-    assert rounds[-1].player_state["bonuses"] > 0
+    final = rounds[-1].player_state["bonuses"]
+    assert final > 0
     won = sum(r.win for r in rounds)
+    won_bonuses = sum(r.state["bonuses_won"] for r in rounds)
+    assert won_bonuses == final  # the lower game stakes no Bonuses
     staked = len(rounds) * stake
     assert (
-        f"Played {len(rounds)} round(s): staked {format_minor(staked, 'EUR')}, won {format_minor(won, 'EUR')}"
-        in out
+        f"Played {len(rounds)} games: staked {format_minor(staked, 'EUR')} + 0 Bonuses, "
+        f"won {format_minor(won, 'EUR')} + {won_bonuses} Bonus{'' if won_bonuses == 1 else 'es'}. "
+        f"Final balance {format_minor(balance - staked + won, 'EUR')}; the machine holds {final} Bonus" in out
     )
-    assert f"Final balance {format_minor(balance - staked + won, 'EUR')}." in out
     assert "{'type'" not in out  # every event of the game is told in words
 
 
@@ -255,4 +260,4 @@ def test_play_refuses_a_stake_not_offered_and_stops_below_the_bet() -> None:
     result = invoke("play", GAME_ID, "--seed", "1", "--stake", "100", "--balance", "99", stdin="\n")
     assert result.exit_code == 0, result.output
     assert "Balance €0.99 is below the stake €1.00: stopping." in result.stdout
-    assert "Played 0 round(s)" in result.stdout
+    assert "Played 0 games: staked €0.00 + 0 Bonuses" in result.stdout

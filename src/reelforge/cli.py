@@ -27,6 +27,7 @@ from reelforge.cli_tables import distribution_table, exact_table, simulation_tab
 from reelforge.engine.game import Game, levels_for, win_distribution
 from reelforge.games import get_game, registry
 from reelforge.money import InvalidBet, find_bet, format_minor
+from reelforge.play_text import bet_name
 from reelforge.rng import SeededRandom, SystemRandom
 from reelforge.seamless.command import operator_wallet_command
 from reelforge.server.report_cli import report_command
@@ -309,7 +310,12 @@ def play(
         int | None, typer.Option("--seed", help="Reproducible play (default: OS randomness).")
     ] = None,
     stake: Annotated[
-        int | None, typer.Option("--stake", help="Stake in minor units (default: lowest).")
+        int | None,
+        typer.Option(
+            "--stake",
+            help="Stake in minor units (default: lowest); an upper bet of Los 3 Pinguinos by its value "
+            "(100 is €0.20 + 1 Bonus).",
+        ),
     ] = None,
     balance: Annotated[int, typer.Option("--balance", help="Starting balance in minor units.")] = 10_000,
     rounds: Annotated[int | None, typer.Option("--rounds", help="Stop after this many rounds.")] = None,
@@ -318,7 +324,9 @@ def play(
     bonuses: Annotated[
         int | None,
         typer.Option(
-            "--bonuses", help="Los 3 Pinguinos: the Bonuses the machine starts with (upper bets take them)."
+            "--bonuses",
+            help="Los 3 Pinguinos: start with N Bonuses on the machine (default 0; upper bets take "
+            "them, the lower game wins them).",
         ),
     ] = None,
 ) -> None:
@@ -333,7 +341,8 @@ def play(
     try:
         find_bet(levels, stake)
     except InvalidBet:
-        offered = ", ".join(f"{b.stake} ({format_minor(b.stake, cur)})" for b in levels)
+        info = game.info()
+        offered = ", ".join(f"{b.stake} ({bet_name(info, mode, b.stake, cur)})" for b in levels)
         fail(f"{game.name} does not offer a stake of {stake}; offered stakes (minor units): {offered}")
     if balance < 0:
         fail(f"--balance must not be negative, got {balance}")
@@ -351,8 +360,10 @@ def play(
         mode=mode,
         echo=not sys.stdin.isatty(),
     )
-    if bonuses is not None:
-        start_state = _machine_with_bonuses(game, variant, bonuses)
+    if bonuses is not None or "bonuses" in getattr(game, "side_balances", ()):
+        # A machine with Bonuses starts with the ones given (none by default), so the session
+        # can show them before the first game.
+        start_state = _machine_with_bonuses(game, variant, bonuses or 0)
         player.player_state[game.state_key(stake, mode) or ""] = start_state  # the machine: one key
     try:
         player.run(stake=stake, balance=balance, max_rounds=rounds)

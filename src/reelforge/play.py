@@ -31,40 +31,22 @@ from rich.text import Text
 from reelforge.engine.game import Game, InsufficientSideBalance
 from reelforge.engine.round import Action, ActionSpec, Round
 from reelforge.money import format_minor
-from reelforge.play_upper import UPPER_EVENTS, show_upper_event, side_part
+from reelforge.play_gambini import FEATURES, board_table, ghosts_text, show_magic, show_toss
+from reelforge.play_text import (
+    bet_name,
+    bonuses_text,
+    choice_label,
+    mask_reels,
+    plural,
+    reels_text,
+    side_bonuses,
+)
+from reelforge.play_upper import UPPER_EVENTS, MachineView
 from reelforge.rng import RandomSource
 
 ReadLine = Callable[[], str]
 
-FEATURES = {"lock_spin": "Lock & Spin", "super_lock_spin": "Super Lock & Spin"}
-WILDS = {"gambini": "Gambini", "ghost": "The ghost"}
-FRAMES = [(".", "dim"), ("B", "dark_orange3"), ("S", "bold white"), ("G", "bold yellow")]  # by level
 LADDERS = {"sube_bonos": "Sube-Bonos", "sube_nada": "Sube-Nada"}
-
-
-def reels_text(reels: list[int]) -> str:
-    """0-based reels as the player counts them: ``reels 1+3``."""
-    if not reels:
-        return "no reel"
-    return ("reel " if len(reels) == 1 else "reels ") + "+".join(str(r + 1) for r in reels)
-
-
-def bonuses_text(n: int) -> str:
-    return f"{n} Bonus" + ("" if n == 1 else "es")
-
-
-def mask_reels(mask: int) -> list[int]:
-    return [r for r in range(mask.bit_length()) if mask >> r & 1]
-
-
-def choice_label(action: str, choice: int) -> str | None:
-    """What a choice means, for the kinds every game spells the same way: a ``hold`` is a
-    bitmask of reels (bit i = reel i), a ``nudge`` names a reel.  None: shown as it is."""
-    if action == "hold":
-        return "none" if choice == 0 else reels_text(mask_reels(choice))
-    if action == "nudge":
-        return f"reel {choice + 1}"
-    return None
 
 
 PINGUINOS_EVENTS = {
@@ -85,22 +67,14 @@ PINGUINOS_EVENTS = {
 }
 
 
-def ghosts_text(ghosts: list[dict[str, Any]]) -> str:
-    """Lock & Spin ghosts: where each one landed and the frame it left."""
-    if not ghosts:
-        return "no ghost"
-    return ", ".join(
-        f"{g['colour']} ghost -> {g['frame']} at {g['landed'] if g['moved_to'] is None else g['moved_to']}"
-        for g in ghosts
-    )
-
-
 @dataclass
 class Session:
     rounds: int = 0
     staked: int = 0  # minor units
     won: int = 0  # minor units
     balance: int = 0  # minor units
+    bonuses_staked: int = 0  # Los 3 Pinguinos: Bonuses the upper bets took
+    bonuses_won: int = 0  # Bonuses the rounds brought (lower game prizes, Double-or-Bonuses)
 
 
 class TerminalPlay:
@@ -124,7 +98,12 @@ class TerminalPlay:
         self.read_line = read_line or sys.stdin.readline
         self.variant = variant
         self.mode = mode
-        self.currency = str(game.info().get("currency", "GBP"))
+        self.info = game.info()
+        self.currency = str(self.info.get("currency", "GBP"))
+        # Los 3 Pinguinos' machine (Bonuses, counter, accumulators by bet) told in words.
+        self.machine = (
+            MachineView(console, self.money, self.info, game.id) if MachineView.applies(self.info) else None
+        )
         self.player_state: dict[str, dict[str, Any]] = {}  # by the game's state key
 
     def money(self, minor: int) -> str:
@@ -147,33 +126,35 @@ class TerminalPlay:
     def run(self, *, stake: int, balance: int, max_rounds: int | None = None) -> Session:
         s = Session(balance=balance)
         cost = self.game.cost(stake, self.mode)  # a bought feature costs its price
-        side = side_part(self.game.info(), self.mode, stake)
-        if side:  # an upper bet of Los 3 Pinguinos: cash and Bonuses
-            offer, what = f"play {self.mode}: {self.money(cost)} + {side}", "cash part"
+        side = side_bonuses(self.info, self.mode, stake)  # Bonuses an upper bet takes besides cash
+        if side:
+            offer, what = f"play {bet_name(self.info, self.mode, stake, self.currency)}", "cash part"
         elif cost == stake:
             offer, what = f"spin {self.money(stake)}", "stake"
         else:
             offer, what = f"play {self.mode} for {self.money(cost)} (bet {self.money(stake)})", "price"
         self.console.print(f"[bold]{escape(self.game.name)}[/bold]  balance {self.money(balance)}")
-        info = self.game.info()
-        section = info.get(self.mode)  # a mode with reels of its own (the upper game) names its symbols
-        symbols = (
-            section.get("symbols")
-            if isinstance(section, dict) and "symbols" in section
-            else info.get("symbols")
-        )
-        if isinstance(symbols, dict) and all(isinstance(v, str) for v in symbols.values()):
-            legend = ", ".join(f"{code} {name}" for code, name in symbols.items())
-            self.console.print(f"Symbols: {legend}", markup=False, highlight=False)
+        self.show_symbols()
+        key = self.game.state_key(stake, self.mode)
+        if self.machine is not None:  # the Bonuses before the first game, and what the bet takes
+            if side:
+                self.machine.intro(self.machine_state(key), stake)
+            else:
+                self.console.print(self.machine.machine_text(self.machine_state(key)), markup=False)
+        upper = self.machine if side else None  # an upper bet: the Bonuses must cover it
         while max_rounds is None or s.rounds < max_rounds:
+            if upper is not None and upper.short_of_bonuses(self.machine_state(key), stake):
+                break
             if s.balance < cost:
                 self.console.print(
                     f"Balance {self.money(s.balance)} is below the {what} {self.money(cost)}: stopping."
                 )
                 break
-            answer = self.ask(f"Balance {self.money(s.balance)}. Enter to {offer} / q to quit: ")
+            held = f", {bonuses_text(self.bonuses(key))}" if self.machine is not None else ""
+            answer = self.ask(f"Balance {self.money(s.balance)}{held}. Enter to {offer} / q to quit: ")
             if answer is None or answer.lower() in {"q", "quit", "exit"}:
                 break
+            before = self.bonuses(key)
             try:
                 rnd = self.play_round(stake)
             except InsufficientSideBalance as exc:  # refused before anything was drawn or paid
@@ -184,11 +165,40 @@ class TerminalPlay:
             s.rounds += 1
             s.balance += rnd.win
             s.won += rnd.win
-        self.console.print(
-            f"Played {s.rounds} round(s): staked {self.money(s.staked)}, won {self.money(s.won)}. "
-            f"Final balance {self.money(s.balance)}."
-        )
+            if self.machine is not None:  # Bonuses won: what the machine gained, the stake given back
+                s.bonuses_staked += side
+                s.bonuses_won += self.bonuses(key) - before + side
+        self.console.print(self.summary(s, key), markup=False, highlight=False)
         return s
+
+    def summary(self, s: Session, key: str | None) -> str:
+        """``Played 2 games: staked €0.40 + 2 Bonuses, won €3.00 + 5 Bonuses. Final balance ...``"""
+        staked, won, final = self.money(s.staked), self.money(s.won), f"Final balance {self.money(s.balance)}"
+        if self.machine is not None:
+            staked += f" + {bonuses_text(s.bonuses_staked)}"
+            won += f" + {bonuses_text(s.bonuses_won)}"
+            final += f"; the machine holds {bonuses_text(self.bonuses(key))}"
+        return f"Played {plural(s.rounds, 'game')}: staked {staked}, won {won}. {final}."
+
+    def machine_state(self, key: str | None) -> dict[str, Any]:
+        """The persistent state the next round at this bet starts from (a new machine: none yet,
+        nothing held)."""
+        return (self.player_state.get(key) if key is not None else None) or {}
+
+    def bonuses(self, key: str | None) -> int:
+        return int(self.machine_state(key).get("bonuses", 0))
+
+    def show_symbols(self) -> None:
+        """A mode with reels of its own (the upper game) names its own symbols."""
+        section = self.info.get(self.mode)
+        symbols = (
+            section.get("symbols")
+            if isinstance(section, dict) and "symbols" in section
+            else self.info.get("symbols")
+        )
+        if isinstance(symbols, dict) and all(isinstance(v, str) for v in symbols.values()):
+            legend = ", ".join(f"{code} {name}" for code, name in symbols.items())
+            self.console.print(f"Symbols: {legend}", markup=False, highlight=False)
 
     def play_round(self, stake: int) -> Round:
         key = self.game.state_key(stake, self.mode)
@@ -206,7 +216,10 @@ class TerminalPlay:
 
     def show_player_state(self, state: dict[str, Any]) -> None:
         """What the player carries to the next round at this bet, e.g. ``piggies 2 / 0`` or
-        ``bonuses 3, vertical lines 2`` (empty fields left out)."""
+        ``Machine: 3 Bonuses, vertical lines 2`` (empty fields left out)."""
+        if self.machine is not None:
+            self.console.print(f"[cyan]{escape(self.machine.machine_text(state))}[/]")
+            return
         parts = [
             f"{name.replace('_', ' ')} {self.state_value(value)}"
             for name, value in state.items()
@@ -226,6 +239,10 @@ class TerminalPlay:
 
     def decide(self, rnd: Round) -> Action:
         """The player's action at this step: a menu when several actions are offered."""
+        if self.machine is not None and rnd.mode == "upper":
+            action = self.machine.decide(rnd, self.ask)  # minigames; a legend for Double-or-Bonuses
+            if action is not None:
+                return action
         if len(rnd.actions) > 1:
             return self.choose_action(rnd)
         return self.decide_one(rnd, rnd.actions[0])
@@ -353,11 +370,11 @@ class TerminalPlay:
                 f"[bold magenta]Feature bought: {FEATURES.get(e['feature'], escape(str(e['feature'])))}[/]"
             )
         elif kind == "piggy_toss":
-            self.show_toss(e)
+            show_toss(self.console, e)
         elif kind == "lock_spin_start":
             name = FEATURES["super_lock_spin" if e["super"] else "lock_spin"]
             c.print(f"\n[bold magenta]{name}![/] {e['spins']} spins; {ghosts_text(e['ghosts'])}")
-            c.print(self.board_table(e["board"], "Frames"))
+            c.print(board_table(e["board"], "Frames"))
         elif kind == "lock_spin":
             feature = rnd.state.get("feature", {})
             name = FEATURES["super_lock_spin" if feature.get("super") else "lock_spin"]
@@ -365,7 +382,7 @@ class TerminalPlay:
                 f"\n[bold]{name} spin {e['spin']}[/]: {ghosts_text(e['ghosts'])}; spins left {e['counter']}"
             )
             if e["ghosts"]:  # the board changed
-                c.print(self.board_table(e["board"], f"Frames after spin {e['spin']}"))
+                c.print(board_table(e["board"], f"Frames after spin {e['spin']}"))
         elif kind == "lock_spin_end":
             name = FEATURES["super_lock_spin" if e["super"] else "lock_spin"]
             if e["all_gold"]:
@@ -378,8 +395,8 @@ class TerminalPlay:
             c.print(f"{name} over: wins {self.money(e['credits'] * rnd.coin)}")
         elif kind == "max_win":
             c.print(f"[bold red]MAX WIN reached: {self.money(e['credits'] * rnd.coin)}[/]")
-        elif rnd.mode == "upper" and kind in UPPER_EVENTS:
-            show_upper_event(self.console, self.money, e)
+        elif rnd.mode == "upper" and kind in UPPER_EVENTS and self.machine is not None:
+            self.machine.show(e)
         elif kind in PINGUINOS_EVENTS:
             self.show_machine_event(rnd, e)
         elif kind == "round_end":
@@ -497,7 +514,7 @@ class TerminalPlay:
         if e.get("scatter_credits"):
             n = len(e.get("scatters", []))
             self.console.print(f"  {n} scatters: {self.money(e['scatter_credits'] * rnd.coin)}")
-        self.show_magic(rnd, e)
+        show_magic(self.console, self.money, rnd, e)
         if e.get("credits"):
             self.console.print(f"  [green]spin wins {self.money(e['credits'] * rnd.coin)}[/]")
 
@@ -505,53 +522,6 @@ class TerminalPlay:
         """A game paying on one center line (Los 3 Pinguinos) names what stands on it."""
         if isinstance(e.get("line"), list):
             self.console.print(f"  payline: {' '.join(e['line'])}", markup=False, highlight=False)
-
-    def show_magic(self, rnd: Round, e: dict[str, Any]) -> None:
-        """Ghost of Gambini's spin: the magic shot, the rewinds, the ghost's coins, the
-        collection (all absent from other games' spins)."""
-        c = self.console
-        if e.get("shot"):
-            c.print(f"  magic shot: {WILDS.get(e['shot'], e['shot'])} lands in the center")
-        if e.get("center_rewind"):
-            r = e["center_rewind"]
-            c.print(f"  Magic Rewind: the center reel moves back {r['distance']} to a wild")
-        if e.get("jackpot_rewind"):
-            r = e["jackpot_rewind"]
-            c.print(
-                f"  jackpot rewind: position {r['position']} moves back {r['distance']} "
-                f"to {escape(r['jackpot'])}"
-            )
-        for coin in e.get("ghost_coins", []):
-            c.print(f"  the ghost drops {escape(coin['prize'])} on position {coin['position']}")
-        for got in e.get("collected", []):
-            c.print(
-                f"  collected {escape(' + '.join(got['prizes']))} at {got['position']}: "
-                f"{self.money(got['credits'] * rnd.coin)}"
-            )
-
-    def show_toss(self, e: dict[str, Any]) -> None:
-        c = self.console
-        who = WILDS.get(e["by"], e["by"])
-        into = " and ".join(e["into"])
-        grew = ", ".join(
-            f"{side} {'grows' if g else 'stays'}" for side, g in zip(e["into"], e["grew"], strict=True)
-        )
-        plural = "s" if len(e["into"]) > 1 else ""
-        c.print(f"{who} tosses into the {into} piggy bank{plural}: {grew}")
-        for side in e["popped"]:
-            c.print(f"[bold magenta]The {side} piggy bank pops![/]")
-
-    @staticmethod
-    def board_table(board: list[int], title: str) -> Table:
-        """A Lock & Spin board (frame levels by position, reel by reel, top row first)."""
-        table = Table(title=title, show_header=False, box=box.SQUARE, title_justify="left")
-        rows = 3
-        reels = [board[r * rows : (r + 1) * rows] for r in range(len(board) // rows)]
-        for _ in reels:
-            table.add_column(justify="center", min_width=3)
-        for row in range(rows):
-            table.add_row(*(Text(*FRAMES[reel[row]]) for reel in reels))
-        return table
 
     @staticmethod
     def window_table(e: dict[str, Any], title: str) -> Table:
