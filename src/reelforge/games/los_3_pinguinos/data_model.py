@@ -45,7 +45,14 @@ class GameInfo(Strict):
     currency: str = "EUR"
     unit: int = Field(ge=1, description="cents of the smallest bet, at which prizes are written")
     bets: tuple[int, ...] = Field(min_length=1)
-    bonus_value: int = Field(ge=1, description="cents one Bonus counts for")
+    bonus_value: int = Field(ge=1, description="cents a prize turned into Bonuses converts at (€0.80)")
+    bonus_worth: int | None = Field(
+        default=None,
+        ge=0,
+        description="cents a Bonus is worth in the machine's cash: what the upper game returns per Bonus "
+        "staked (by design the variant's RTP x bonus_value); decisions weigh Bonuses at it "
+        "(default: bonus_value)",
+    )
     bonus_cap: int = Field(ge=1)
     vertical_lines_max: int = Field(ge=1)
 
@@ -164,6 +171,12 @@ class LowerData(Strict):
         raw = self.model_dump()
         raw.update(update or {})
         return type(self).model_validate(raw)
+
+    @property
+    def bonus_worth(self) -> int:
+        """Cents a Bonus is worth in the machine's cash accounting (see ``GameInfo``)."""
+        w = self.game.bonus_worth
+        return self.game.bonus_value if w is None else w
 
     @cached_property
     def vertical_set(self) -> tuple[frozenset[int], ...]:

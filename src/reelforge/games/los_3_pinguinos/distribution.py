@@ -17,10 +17,10 @@ exact fraction:
    and the default play), or the ladder played to its end (AUTO-RISK: an absorbing Markov
    chain over the scale's levels, :func:`ladder_laws`, whose absorption chances are solved
    exactly; a failed Sube-Bonos PLAY pays the prize's value in Bonuses, rounded at random, so
-   two amounts); Bonuses at ``bonus_value`` cents each; the Disco, one draw of its table (the
+   two amounts); Bonuses at ``LowerData.bonus_worth`` cents each; the Disco, one draw of its table (the
    stop lights a uniform one of five penguins drawn alike) paid as its own prize.
 
-Amounts are cents at the bet (``coin`` × the unit bet's prizes, Bonuses at ``bonus_value``
+Amounts are cents at the bet (``coin`` × the unit bet's prizes, Bonuses at ``bonus_worth``
 cents); the stake is ``unit × coin`` cents.  Every prize scales with the bet except the
 random rounding of Bonuses in a failed Sube-Bonos PLAY, so only AUTO-RISK's law in stakes
 depends on the bet (a little); AUTO's and the default play's are the same at every bet.
@@ -190,12 +190,12 @@ def _solve(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fracti
 def _bonus_amounts(d: LowerData, cents: int) -> Law:
     """A prize of ``cents`` turned into Bonuses: ``cents // bonus_value`` of them, and one more
     with chance remainder / ``bonus_value`` (the rules' ``randbelow``), each worth
-    ``bonus_value`` cents."""
-    bv = d.game.bonus_value
+    ``LowerData.bonus_worth`` cents."""
+    bv, worth = d.game.bonus_value, d.bonus_worth
     whole, rest = divmod(cents, bv)
     if not rest:
-        return {whole * bv: F(1)}
-    return {whole * bv: F(bv - rest, bv), (whole + 1) * bv: F(rest, bv)}
+        return {whole * worth: F(1)}
+    return {whole * worth: F(bv - rest, bv), (whole + 1) * worth: F(rest, bv)}
 
 
 @by_identity()
@@ -241,7 +241,7 @@ def _disco_law(d: LowerData, ladders: str, coin: int) -> Law:
     for key, w in d.disco_game.prizes.items():
         amount = int(key[1:])
         if key[0] == "B":
-            sub = {amount * coin * d.game.bonus_value: F(1)}
+            sub = {amount * coin * d.bonus_worth: F(1)}
         elif amount <= d.ladders.seesaw_above and ladders == "risk":
             sub = ladder_laws(d, "sube_bonos", coin)[d.ladders.scale.index(amount)]
         else:  # paid at once, or its ladder collected
@@ -249,6 +249,19 @@ def _disco_law(d: LowerData, ladders: str, coin: int) -> Law:
         for x, p in sub.items():
             law[x] += F(w, total) * p
     return dict(law)
+
+
+def ladder_rule(d: LowerData, play: str) -> str:
+    """``collect`` or ``risk``: the ladder rule of a play; the best play's ladder policy is
+    one of them when it plays every rung or none (checked), the only cases computed."""
+    ladders = S.PLAYS[play][0]
+    if ladders != "best":
+        return ladders
+    policies = {S.ladder_policy(d, kind, "best") for kind in ("sube_bonos", "sube_nada")}
+    for rule in ("collect", "risk"):
+        if policies == {S.ladder_policy(d, "sube_bonos", rule)}:
+            return rule
+    raise ValueError(f"{play}: its ladder policy plays some rungs only; its law is not computed")
 
 
 def prize_law(d: LowerData, atom: Atom, ladders: str, coin: int = 1) -> Law:
@@ -259,7 +272,7 @@ def prize_law(d: LowerData, atom: Atom, ladders: str, coin: int = 1) -> Law:
             return {amount * coin: F(1)}
         return ladder_laws(d, ladder, coin)[d.ladders.scale.index(amount)]
     if kind == "bonus":
-        return {amount * coin * d.game.bonus_value: F(1)}
+        return {amount * coin * d.bonus_worth: F(1)}
     if kind == "disco":
         return _disco_law(d, ladders, coin)
     return {0: F(1)}
@@ -267,8 +280,8 @@ def prize_law(d: LowerData, atom: Atom, ladders: str, coin: int = 1) -> Law:
 
 @by_identity()
 def round_law(d: LowerData, play: str = "auto", coin: int = 1) -> Law:
-    """The exact law of one round's win (cents at the bet, Bonuses at ``bonus_value``)."""
-    ladders = S.PLAYS[play][0]
+    """The exact law of one round's win (cents at the bet, Bonuses at ``bonus_worth``)."""
+    ladders = ladder_rule(d, play)
     law: Law = Counter()
     for atom, p in line_law(d, play).items():
         for x, q in prize_law(d, atom, ladders, coin).items():
@@ -313,6 +326,7 @@ def win_distribution(d: LowerData, play: str = "auto", coin: int = 1) -> WinDist
             "currency": d.game.currency,
             "amounts": "cents at the bet: cash plus Bonuses at their value",
             "bonus_value_cents": d.game.bonus_value,
+            "bonus_worth_cents": d.bonus_worth,
             "settled_line": [
                 {
                     "line": _line_name(d, a),
@@ -327,7 +341,7 @@ def win_distribution(d: LowerData, play: str = "auto", coin: int = 1) -> WinDist
 
 
 def for_bet(d: LowerData, mode: str, play: str, level: BetLevel | None) -> WinDistribution:
-    """The law behind ``LosTresPinguinos.win_distribution``, Bonuses at ``bonus_value`` cents:
+    """The law behind ``LosTresPinguinos.win_distribution``, Bonuses at ``bonus_worth`` cents:
     the lower game (mode ``base``) under ``play`` (``auto``, the configured play; ``default``;
     ``auto_risk``) at a lower bet (None: the unit bet), or (mode ``upper``) one round of
     upper-only play at an upper bet (None: the first) under COLLECT ALL."""

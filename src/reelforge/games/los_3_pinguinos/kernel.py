@@ -26,7 +26,7 @@ the paid or the held game is offered nudges there, the vertical-line hits, and w
 nudges take it with 1 to 4 nudges (the decision table walked move by move, as the rules do)
 and how many it uses.  A round is then three draws and a few table loads.
 
-Wins: cash in cents at the unit bet, Bonuses counted at ``game.bonus_value`` cents each
+Wins: cash in cents at the unit bet, Bonuses counted at ``LowerData.bonus_worth`` cents each
 (the RTP accounting of :mod:`.exact`); the stake of a round is ``game.unit`` cents.
 
 Randomness: :mod:`reelforge.engine.kernel_rng`, numpy's PCG64DXSM word stream with the
@@ -188,7 +188,7 @@ def build_tables(d: LowerData, play: str = PLAY) -> Tables:
     params[P_OFFER_NO] = d.nudges.offer.no
     params[P_HOLD_NO] = d.hold.no
     params[P_PENGUINS] = d.disco_game.penguins
-    params[P_BONUS_VALUE] = d.game.bonus_value
+    params[P_BONUS_VALUE] = d.bonus_worth
     return Tables(
         kind,
         cents,
@@ -218,7 +218,7 @@ def tables(d: LowerData, play: str = PLAY) -> Tables:
 def max_round_win(d: LowerData) -> int:
     """The most one round can win, cents at the unit bet (one prize a round)."""
     t = tables(d)
-    bv = d.game.bonus_value
+    bv = d.bonus_worth
     return int(
         max(
             t.cents.max(),
@@ -233,7 +233,7 @@ def max_round_win(d: LowerData) -> int:
 
 # per-round result layout (play_rounds' columns)
 COLUMNS = (
-    "win",  # cents at the unit bet: cash + bonus_value x Bonuses
+    "win",  # cents at the unit bet: cash + bonus_worth x Bonuses
     "cash",  # cash cents won
     "bonuses",  # Bonuses won
     "draws",  # randbelow calls (what RecordingRandom records)
@@ -540,7 +540,7 @@ def play_rounds(
 def simulate_chunk(d: LowerData, seed: np.random.SeedSequence, rounds: int) -> SimStats:
     """Monte Carlo of ``rounds`` AUTO rounds at the unit bet from one seed.
 
-    The stake is ``game.unit`` cents; a round's win is its cash cents plus ``bonus_value``
+    The stake is ``game.unit`` cents; a round's win is its cash cents plus ``bonus_worth``
     cents per Bonus won (the RTP accounting of the exact figures); ``hits`` counts the
     rounds that won anything (cash or Bonuses, the held game's included).
     """
@@ -568,7 +568,7 @@ def simulate_chunk(d: LowerData, seed: np.random.SeedSequence, rounds: int) -> S
 def win_counts(d: LowerData, seed: np.random.SeedSequence, rounds: int, play: str = PLAY) -> np.ndarray:
     """A histogram of ``rounds`` rounds of ``play`` at the unit bet from one seed (the rounds
     of :func:`simulate_chunk` for the same seed under AUTO): ``counts[x]`` rounds won ``x``
-    cents (cash plus ``bonus_value`` per Bonus), for ``x`` up to :func:`max_round_win`."""
+    cents (cash plus ``bonus_worth`` per Bonus), for ``x`` up to :func:`max_round_win`."""
     if rounds < 0:
         raise ValueError(f"rounds must be non-negative, got {rounds}")
     hist = np.zeros(max_round_win(d) + 1, dtype=np.int64)

@@ -37,6 +37,7 @@ from .upper_lines import evaluate, window
 
 F = Fraction
 PLAYS = ("collect", "risk")
+VALUE_PLAYS = (*PLAYS, "risk_cash")  # risk_cash: AUTO-RISK's cash alone (the whole machine's accounting)
 ALL_STOPS = tuple(product(range(STOPS), repeat=3))
 Group = tuple[int, int, str | None]  # direct prize at the bet, mixed lines, minigame named
 
@@ -125,8 +126,8 @@ def game_value(d: LowerData, i: int, lines: int, winning: bool = False) -> GameV
     table = groups(d, i, lines, winning)
     n = sum(table.values())
     o = offer_chance(d, i, 5 if winning else lines)
-    base = {p: F(0) for p in PLAYS}
-    gain = {p: F(0) for p in PLAYS}
+    base = {p: F(0) for p in VALUE_PLAYS}
+    gain = {p: F(0) for p in VALUE_PLAYS}
     triggers = {k: F(0) for k in ("roulette", "fishing", "slides")}
     pays = F(0)
     for (direct, mixed, kind), count in table.items():
@@ -134,7 +135,7 @@ def game_value(d: LowerData, i: int, lines: int, winning: bool = False) -> GameV
         if direct or mixed:
             pays += w
         line = M.line_prize(d, i, direct, mixed)
-        for play in PLAYS:
+        for play in VALUE_PLAYS:
             b = _expect(d, i, line, play)
             base[play] += w * b
             if kind is not None:
@@ -142,7 +143,7 @@ def game_value(d: LowerData, i: int, lines: int, winning: bool = False) -> GameV
                 gain[play] += w * (g - b)
         if kind is not None:
             triggers[kind] += w
-    value = {p: base[p] + o * gain[p] for p in PLAYS}
+    value = {p: base[p] + o * gain[p] for p in VALUE_PLAYS}
     return GameValue(base=base, value=value, minigame_gain=gain, triggers=triggers, pays=pays)
 
 

@@ -166,15 +166,16 @@ def double_chance(d: LowerData) -> Fraction:
 
 
 @by_identity()
-def _risk_memo(d: LowerData, i: int) -> dict[tuple[int, int], Fraction]:
+def _risk_memo(d: LowerData, i: int, bonus_weight: Fraction) -> dict[tuple[int, int], Fraction]:
     return {}
 
 
-def risk_value(d: LowerData, i: int, prize: int) -> Fraction:
+def risk_value(d: LowerData, i: int, prize: int, bonus_weight: Fraction | int = 1) -> Fraction:
     """A prize's value (cash plus Bonuses at their value) under AUTO-RISK: every fraction
     is played.  A double secures twice the fraction and ends the game at the maximum once
     the secured cash and the prize left reach it; otherwise the fraction turns into Bonuses
-    worth it exactly (the random rounding of a part Bonus keeps the expectation).  The
+    worth ``bonus_weight`` times it (1: at ``bonus_value``, the random rounding of a part
+    Bonus keeping the expectation; 0: the cash alone).  The
     maximum (or more) is paid at once; below half of it a prize P is worth P (1 + p).
     Assumes the machine's Bonuses stay at or below the cap, where every fraction may be
     played."""
@@ -185,20 +186,21 @@ def risk_value(d: LowerData, i: int, prize: int) -> Fraction:
     if prize >= top:
         return F(prize)
     p = double_chance(d)
-    memo = _risk_memo(d, i)
+    bonus_weight = F(bonus_weight)
+    memo = _risk_memo(d, i, bonus_weight)
 
     def value(secured: int, left: int) -> Fraction:
         if secured + 2 * left < top:
             # Every later check sees at most secured + 2 × left: the maximum cannot bind, and
-            # each fraction left returns (1 + p) times itself.
-            return secured + left * (1 + p)
+            # each fraction left returns (2p + (1 - p) bonus_weight) times itself.
+            return secured + left * (2 * p + (1 - p) * bonus_weight)
         hit = memo.get((secured, left))
         if hit is not None:
             return hit
         frac = min(bet.fraction, left)
         # a double secures 2 × frac; reaching the maximum with what is left ends the game
         doubled = F(top) if secured + left + frac >= top else value(secured + 2 * frac, left - frac)
-        v = p * doubled + (1 - p) * (frac + value(secured, left - frac))
+        v = p * doubled + (1 - p) * (bonus_weight * frac + value(secured, left - frac))
         memo[(secured, left)] = v
         return v
 
@@ -206,5 +208,8 @@ def risk_value(d: LowerData, i: int, prize: int) -> Fraction:
 
 
 def settled_value(d: LowerData, i: int, prize: int, play: str) -> Fraction:
-    """A settled prize's value: ``collect`` takes it (COLLECT ALL), ``risk`` plays it."""
-    return F(prize) if play == "collect" else risk_value(d, i, prize)
+    """A settled prize's value: ``collect`` takes it (COLLECT ALL), ``risk`` plays it (Bonuses
+    at ``bonus_value``), ``risk_cash`` is the cash part of ``risk``."""
+    if play == "collect":
+        return F(prize)
+    return risk_value(d, i, prize, F(0) if play == "risk_cash" else F(1))
