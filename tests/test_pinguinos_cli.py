@@ -6,6 +6,7 @@ COLLECT on the ladders, the Disco stop) and the machine state carried from round
 from __future__ import annotations
 
 import json
+import math
 import re
 from fractions import Fraction
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from reelforge.cli import app
+from reelforge.engine.game import win_distribution
 from reelforge.engine.round import Action, Round
 from reelforge.games import get_game
 from reelforge.money import format_minor
@@ -40,7 +42,8 @@ def json_out(*args: str) -> Any:
 
 def test_rtp_json_of_variant_70_has_the_rtp_by_play() -> None:
     out = json_out("rtp", GAME_ID, "--variant", "70")
-    assert out == json.loads(json.dumps(GAME.exact("70")))
+    named = {"hit_frequency_name", "round_hit_frequency"}  # the CLI names the hit frequencies
+    assert {k: v for k, v in out.items() if k not in named} == json.loads(json.dumps(GAME.exact("70")))
     assert (out["game"], out["variant"], out["mode"], out["method"]) == (GAME_ID, "70", "base", "exact")
     by_play = out["rtp_by_play"]
     assert set(by_play) == {"auto", "default", "auto_risk"}
@@ -261,3 +264,50 @@ def test_play_refuses_a_stake_not_offered_and_stops_below_the_bet() -> None:
     assert result.exit_code == 0, result.output
     assert "Balance €0.99 is below the stake €1.00: stopping." in result.stdout
     assert "Played 0 games: staked €0.00 + 0 Bonuses" in result.stdout
+
+
+# -- hit frequency: one meaning per name -----------------------------------------------------------
+
+LINE_HITS = {
+    "base": "line hit frequency (paid games showing a prize on the line as they land)",
+    "upper": "line hit frequency (5-line paid games showing a prize as they land)",
+}
+ROUND_HITS = "round hit frequency (rounds winning anything)"
+
+
+def row(text: str, name: str) -> str:
+    """The table row a name starts (the whole line)."""
+    (line,) = [ln for ln in text.splitlines() if f"│ {name} " in ln]
+    return line
+
+
+@pytest.mark.parametrize("mode", ["base", "upper"])
+def test_hit_frequency_means_one_thing_under_each_name_in_rtp_and_simulate(mode: str) -> None:
+    """The exact report counts paid games whose line pays as it lands; a simulation counts
+    rounds that win anything.  Each figure has its name wherever it is shown, and ``rtp`` gives
+    the round figure too (exact, from the win distribution), which the simulation must match."""
+    exact = GAME.exact(mode=mode)
+    dist = win_distribution(GAME, mode=mode)
+    assert dist is not None
+    rounds_exact = 1 - float(dist.p_no_win().value)
+    assert abs(rounds_exact - exact["hit_frequency"]) > 0.01  # two different events
+
+    out = json_out("rtp", GAME_ID, "--mode", mode)
+    assert out["hit_frequency"] == exact["hit_frequency"]
+    assert out["hit_frequency_name"] == LINE_HITS[mode]
+    assert out["round_hit_frequency"] == pytest.approx(rounds_exact, abs=1e-15)
+    text = invoke("rtp", GAME_ID, "--mode", mode).stdout
+    assert f"{exact['hit_frequency'] * 100:.2f}%" in row(text, LINE_HITS[mode])
+    assert f"{rounds_exact * 100:.2f}%" in row(text, ROUND_HITS)
+    assert "│ hit frequency " not in text  # never a bare name
+
+    args = ("simulate", GAME_ID, "--mode", mode, "--rounds", "60000", "--seed", "11")
+    sim = json_out(*args)
+    assert sim["hit_frequency_name"] == ROUND_HITS
+    sd = math.sqrt(rounds_exact * (1 - rounds_exact) / sim["rounds"])
+    assert abs(sim["hit_frequency"] - rounds_exact) < 3.9 * sd  # the same event as the round figure
+    text = invoke(*args).stdout
+    line = row(text, ROUND_HITS)
+    assert f"{sim['hit_frequency'] * 100:.2f}%" in line and f"exact {rounds_exact * 100:.2f}%" in line
+    assert "inside" in line
+    assert "│ hit frequency " not in text and LINE_HITS[mode] not in text

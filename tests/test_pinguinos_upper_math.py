@@ -109,7 +109,8 @@ def test_the_rtp_command_prints_a_table_per_bet() -> None:
     out = runner.invoke(app, [*args, "--json"])
     assert out.exit_code == 0, out.output
     report = json.loads(json.dumps(GAME.exact("80", mode="upper")))
-    assert json.loads(out.stdout) == report
+    named = {"hit_frequency_name", "round_hit_frequency"}  # the CLI names the hit frequencies
+    assert {k: v for k, v in json.loads(out.stdout).items() if k not in named} == report
     table = runner.invoke(app, args, env={"COLUMNS": "160"})
     assert table.exit_code == 0, table.output
     text = table.stdout

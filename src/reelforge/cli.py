@@ -23,7 +23,13 @@ from reelforge.analysis.par.command import par_command
 from reelforge.analysis.simulate import DEFAULT_CHUNK_ROUNDS, Interrupted, validate
 from reelforge.analysis.simulate import simulate as run_simulation
 from reelforge.analysis.tune_cli import tune_command
-from reelforge.cli_tables import distribution_table, exact_table, simulation_table
+from reelforge.cli_tables import (
+    ROUND_HITS,
+    distribution_table,
+    exact_table,
+    report_hit_name,
+    simulation_table,
+)
 from reelforge.engine.game import Game, levels_for, win_distribution
 from reelforge.games import get_game, registry
 from reelforge.money import InvalidBet, find_bet, format_minor
@@ -193,11 +199,37 @@ def rtp(
             _out().print(distribution_table(dist))
         return
     with user_errors(), Console(stderr=True).status("computing the exact RTP..."):
-        result = game.exact(variant=variant, mode=mode)
+        result = with_hit_names(game, variant, mode, game.exact(variant=variant, mode=mode))
     if as_json:
         emit_json(result)
     else:
         _out().print(exact_table(result))
+
+
+def round_hit_frequency(game: Game, variant: str | None, mode: str) -> float | None:
+    """The exact chance that a round wins anything (1 - P(no win) of the game's exact win
+    distribution at its default play and bet, the ones its report and simulation use), for a
+    game whose report counts hits otherwise; None elsewhere."""
+    if report_hit_name(game.id, mode) is None:
+        return None
+    try:
+        dist = win_distribution(game, variant=variant, mode=mode)
+    except NotImplementedError:
+        return None
+    return None if dist is None else 1 - float(dist.p_no_win().value)
+
+
+def with_hit_names(game: Game, variant: str | None, mode: str, result: dict[str, Any]) -> dict[str, Any]:
+    """The exact report, its hit frequency named where it is not the round figure, and the
+    round figure beside it (``round_hit_frequency``)."""
+    name = report_hit_name(game.id, mode)
+    if name is None:
+        return result
+    return {
+        **result,
+        "hit_frequency_name": name,
+        "round_hit_frequency": round_hit_frequency(game, variant, mode),
+    }
 
 
 # -- simulate ---------------------------------------------------------------------------
@@ -276,19 +308,22 @@ def simulate(
                 raise typer.Exit(130) from None
             sim = exc.result
         if as_json:
+            if report_hit_name(game.id, mode) is not None:  # the one meaning a simulation counts
+                sim = {**sim, "hit_frequency_name": ROUND_HITS}
             emit_json(sim)
         else:
             # After Ctrl-C the partial figures come at once: no exact calculation (seconds for
             # some games) stands between the key press and them.
-            exact = None
+            exact, round_hits = None, None
             if sim["stop"] != "interrupted":
                 try:
                     with run_errors():
                         exact = exact_or_none(game, variant, mode)
+                        round_hits = round_hit_frequency(game, variant, mode)
                 except KeyboardInterrupt:  # the run is whole: show it without the exact figure
                     typer.echo("interrupted: the exact RTP is left out", err=True)
                     sim["stop"] = "interrupted"
-            _out().print(simulation_table(sim, exact))
+            _out().print(simulation_table(sim, exact, round_hits))
     except KeyboardInterrupt:  # Ctrl-C again, while the first one was being wound up
         typer.echo("interrupted", err=True)
         raise typer.Exit(130) from None
@@ -403,11 +438,13 @@ def demo(
         with run_errors():
             with Console(stderr=True).status("computing the exact RTP..."):
                 exact = exact_or_none(game, None, "base")
+                round_hits = round_hit_frequency(game, None, "base")
             if exact is not None:
+                exact = with_hit_names(game, None, "base", exact)
                 out.print(exact_table(exact, title="Exact RTP"))
             with progress_bar(f"simulating {game.id}", rounds) as update:
                 sim = run_simulation(game, rounds, seed, workers=1, progress=update)
-        out.print(simulation_table(sim, exact))
+        out.print(simulation_table(sim, exact, round_hits))
 
 
 @app.command()

@@ -3,6 +3,7 @@ distributions and Monte Carlo runs (Rich renderables; the commands live in cli.p
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -17,7 +18,25 @@ def pct(x: float, places: int = 4) -> str:
     return f"{x * 100:.{places}f}%"
 
 
-_SHOWN = {"game", "variant", "mode", "rtp", "components", "hit_frequency", "method"}
+_SHOWN = {
+    "game", "variant", "mode", "rtp", "components", "hit_frequency", "method",
+    "hit_frequency_name", "round_hit_frequency",
+}  # fmt: skip
+
+# Two meanings of "hit frequency", each shown under its own name.  A simulation counts the
+# rounds that win anything (cash or Bonuses, every game and feature of the round); where a
+# game's exact report counts something else, its figure keeps the name below, and `rtp` and
+# `simulate` add the round figure from the game's exact win distribution (1 - P(no win)).
+ROUND_HITS = "round hit frequency (rounds winning anything)"
+REPORT_HITS = {
+    ("los-3-pinguinos", "base"): "line hit frequency (paid games showing a prize on the line as they land)",
+    ("los-3-pinguinos", "upper"): "line hit frequency (5-line paid games showing a prize as they land)",
+}
+
+
+def report_hit_name(game: str, mode: str) -> str | None:
+    """The name of a game's exact ``hit_frequency`` where it is not the round figure."""
+    return REPORT_HITS.get((game, mode))
 
 
 def _cell(value: Any) -> str:
@@ -95,6 +114,11 @@ def bets_table(rows: list[dict[str, Any]], currency: str) -> Table:
     return table
 
 
+def hits_cell(hits: float) -> str:
+    one_in = f"1 in {1 / hits:.2f}" if hits > 0 else "never"
+    return f"{pct(hits, 2)}  ({one_in})"
+
+
 def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableType:
     table = Table(title=title or f"{result['game']}  variant {result['variant']}  mode {result['mode']}")
     table.add_column("component")
@@ -103,9 +127,11 @@ def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableT
         table.add_row(name, pct(value))
     table.add_section()
     table.add_row("[bold]total[/]", f"[bold]{pct(result['rtp'])}[/]")
-    hits = float(result["hit_frequency"])
-    one_in = f"1 in {1 / hits:.2f}" if hits > 0 else "never"
-    table.add_row("hit frequency", f"{pct(hits, 2)}  ({one_in})")
+    table.add_row(
+        str(result.get("hit_frequency_name", "hit frequency")), hits_cell(float(result["hit_frequency"]))
+    )
+    if result.get("round_hit_frequency") is not None:
+        table.add_row(ROUND_HITS, hits_cell(float(result["round_hit_frequency"])))
     table.add_row("method", str(result.get("method", "")))
     notes = []
     more: list[RenderableType] = []
@@ -167,7 +193,11 @@ def distribution_table(dist: WinDistribution) -> RenderableType:
     return Group(table, figures, Text(f"error bound: {dist.error_bound}", style="dim"))
 
 
-def simulation_table(sim: dict[str, Any], exact: dict[str, Any] | None) -> Table:
+def simulation_table(
+    sim: dict[str, Any], exact: dict[str, Any] | None, round_hits: float | None = None
+) -> Table:
+    """The run's figures beside the exact ones; ``round_hits``: the exact round hit frequency
+    where the game's report counts hits otherwise (see :data:`REPORT_HITS`)."""
     table = Table(title=f"{sim['game']}  variant {sim['variant']}  mode {sim['mode']}  Monte Carlo")
     table.add_column("measure")
     table.add_column("value", justify="right")
@@ -191,7 +221,17 @@ def simulation_table(sim: dict[str, Any], exact: dict[str, Any] | None) -> Table
         table.add_row("exact RTP", f"{pct(exact['rtp'])}  {verdict} the 99% CI ({which})")
     table.add_row("cap effect", pct(sim["cap_effect"]))
     table.add_row("std per round", f"{sim['std']:.3f} x stake")
-    table.add_row("hit frequency", pct(sim["hit_frequency"], 2))
+    hits = float(sim["hit_frequency"])
+    if report_hit_name(sim["game"], sim["mode"]) is None:
+        table.add_row("hit frequency", pct(hits, 2))
+    else:
+        cell = pct(hits, 2)
+        if round_hits is not None:  # the binomial's 99% interval around the run's count
+            half = 2.5758293035489 * math.sqrt(max(hits * (1 - hits), 1e-300) / sim["rounds"])
+            inside = abs(round_hits - hits) <= half
+            verdict = "[green]inside[/]" if inside else "[bold red]OUTSIDE[/]"
+            cell += f"  (exact {pct(round_hits, 2)}  {verdict} the 99% CI ±{pct(half, 2)})"
+        table.add_row(ROUND_HITS, cell)
     table.add_row("max win", f"{sim['max_win']:,.2f} x stake")
     for name, f in sim["features"].items():
         one_in = f"1 in {f['one_in']:,.1f}" if f["one_in"] else "never"
