@@ -26,7 +26,8 @@ from reelforge.rng import ScriptedRandom
 GAME = LosTresPinguinos()  # one instance: its data objects share the strategy's caches
 D = GAME.data()  # the default variant (95)
 UNIT = D.game.unit
-BV = D.game.bonus_value
+BV = D.game.bonus_value  # the conversion rate of a prize into Bonuses
+BW = D.bonus_worth  # a Bonus's cash worth: every RTP figure counts it so
 WI, BO, SP = D.wild, D.bonus, D.disco
 SCALE = D.ladders.scale
 TOP = len(SCALE) - 1

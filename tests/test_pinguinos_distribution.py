@@ -35,7 +35,7 @@ from scipy.stats import chi2
 from scipy.stats import t as t_dist
 
 from draw_paths import every_path
-from pinguinos_helpers import BV, GAME, SCALE, TOP, UNIT, D, find, game, scripted, shows
+from pinguinos_helpers import BW, GAME, SCALE, TOP, UNIT, D, find, game, scripted, shows
 from reelforge.engine.distribution import BAND_EDGES, WinDistribution
 from reelforge.engine.round import Action, Round
 from reelforge.games.los_3_pinguinos import LosTresPinguinos
@@ -60,8 +60,8 @@ SETTINGS = {
 
 
 def paid(rnd: Round) -> int:
-    """What a finished round paid: cents at its bet, a Bonus counted at €0.80."""
-    return rnd.win + BV * rnd.state["bonuses_won"]
+    """What a finished round paid: cents at its bet, a Bonus counted at its cash worth."""
+    return rnd.win + BW * rnd.state["bonuses_won"]
 
 
 def rules_law(

@@ -83,7 +83,7 @@ def rules_row(d: LowerData, rnd: Any, draws: int) -> tuple[int, ...]:
             penguin = e["penguin"]
     st = rnd.state
     values = {
-        "win": st["credits"] + d.game.bonus_value * st["bonuses_won"],
+        "win": st["credits"] + d.bonus_worth * st["bonuses_won"],
         "cash": st["credits"],
         "bonuses": st["bonuses_won"],
         "draws": draws,
@@ -260,7 +260,7 @@ def test_simulation_and_play_rounds_agree(game: LosTresPinguinos) -> None:
     c = stats.counters
     assert c["cash_cents"] == int(col(rows, "cash").sum())
     assert c["bonuses"] == int(col(rows, "bonuses").sum())
-    assert c["cash_cents"] + d.game.bonus_value * c["bonuses"] == stats.win
+    assert c["cash_cents"] + d.bonus_worth * c["bonuses"] == stats.win
     assert c["vertical_hits"] == int(col(rows, "vertical_hits").sum())
     for k, kind in enumerate(K.KINDS[1:], start=1):
         assert c[f"paid_{kind}"] == int((col(rows, "paid_kind") == k).sum()), kind

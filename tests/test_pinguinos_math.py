@@ -17,7 +17,6 @@ import pytest
 from draw_paths import draw_paths
 from pinguinos_helpers import (
     ALL,
-    BV,
     GAME,
     SCALE,
     SEESAW,
@@ -44,9 +43,9 @@ F = Fraction
 # -- every draw path ----------------------------------------------------------------------
 
 
-def worth(rnd: Round) -> Fraction:
-    """What a finished round paid, in cents at the unit bet, a Bonus counted at €0.80."""
-    return F(rnd.win + BV * rnd.state["bonuses_won"], rnd.coin)
+def worth(rnd: Round, d: LowerData = D) -> Fraction:
+    """What a finished round paid, in cents at the unit bet, a Bonus counted at its cash worth."""
+    return F(rnd.win + d.bonus_worth * rnd.state["bonuses_won"], rnd.coin)
 
 
 # -- (a) the RTP of every variant ------------------------------------------------------
@@ -73,7 +72,10 @@ def test_the_line_as_it_lands_matches_the_oracle(variant: str) -> None:
     d = GAME.data(variant)
     total = sum(d.disco_game.prizes.values())
     disco = sum(
-        (F(w, total) * (int(k[1:]) * (BV if k[0] == "B" else 1)) for k, w in d.disco_game.prizes.items()),
+        (
+            F(w, total) * (int(k[1:]) * (d.bonus_worth if k[0] == "B" else 1))
+            for k, w in d.disco_game.prizes.items()
+        ),
         F(0),
     )
     parts = {"cash": F(0), "bonus": F(0), "disco": F(0)}
@@ -82,7 +84,7 @@ def test_the_line_as_it_lands_matches_the_oracle(variant: str) -> None:
         if kind == "cash":
             parts["cash"] += amount
         elif kind == "bonus":
-            parts["bonus"] += amount * BV
+            parts["bonus"] += amount * d.bonus_worth
         elif kind == "disco":
             parts["disco"] += disco
     comps = GAME.exact(variant)["components"]
@@ -210,12 +212,18 @@ class Walk:
     def choices(self, rnd: Round) -> list[Action]:
         phase = rnd.state["phase"]
         if phase == "nudge":
+            if self.play == "worst":
+                return [Action(name="done")]
             return [Action(name="done"), *(Action(name="nudge", choice=r) for r in range(3))]
         if phase == "hold":
             if self.play == "default":
                 return [Action(name="hold", choice=rnd.state["suggested_hold"])]
+            if self.play == "worst":
+                return [Action(name="hold", choice=0)]
             return [Action(name="hold", choice=m) for m in range(7)]
         if phase == "ladder":
+            if self.play == "best":  # brute force: the larger of PLAY and COLLECT at every rung
+                return [Action(name="play"), Action(name="collect")]
             return [Action(name="play" if self.play == "auto_risk" else "collect")]
         return [Action(name="stop")]
 
@@ -231,7 +239,7 @@ class Walk:
 
     def value(self, rnd: Round) -> Fraction:
         if rnd.complete:
-            return worth(rnd)
+            return worth(rnd, self.d)
         key = json.dumps(rnd.state, sort_keys=True)
         if key in self.memo:
             return self.memo[key]
@@ -240,13 +248,14 @@ class Walk:
         best = max(values.values())
         st = rnd.state
         stops = tuple(st["stops"])
-        mine = (
-            rnd.default_action()
-            if self.play == "default"
-            else self.game.auto_action(rnd, SETTINGS[self.play])
-        )
-        assert mine is not None and values[(mine.name, mine.choice)] == best, (st, mine, values)
-        if st["phase"] == "nudge":
+        if self.play in SETTINGS or self.play == "default":  # the rules play it: their choice is the best
+            mine = (
+                rnd.default_action()
+                if self.play == "default"
+                else self.game.auto_action(rnd, SETTINGS[self.play])
+            )
+            assert mine is not None and values[(mine.name, mine.choice)] == best, (st, mine, values)
+        if st["phase"] == "nudge" and self.play != "worst":
             final = self.v.final_held if st["held_game"] else self.v.final_paid
             reach = max(final[S.index(nudged(stops, vec))] for vec in nudge_vectors(st["nudges_left"]))  # type: ignore[arg-type]
             assert best == reach
@@ -267,13 +276,14 @@ def small() -> tuple[LosTresPinguinos, LowerData, list[tuple[Fraction, list[int]
     return game, d, starts, {}
 
 
-@pytest.mark.parametrize("play", ["auto", "default", "auto_risk"])
+@pytest.mark.parametrize("play", ["best", "auto", "default", "auto_risk", "worst"])
 def test_hold_and_nudge_values_match_the_rules_over_every_draw_path(
     play: str,
     small: tuple[LosTresPinguinos, LowerData, list[tuple[Fraction, list[int], Round]], dict[str, dict]],
 ) -> None:
     game, d, starts, held = small
-    walk = Walk(game, d, play, held.setdefault(S.PLAYS[play][0], {}))
+    # held games are worth the same to plays that play ladders and nudges alike
+    walk = Walk(game, d, play, held.setdefault(S.PLAYS[play][0] + S.PLAYS[play][2], {}))
     by_stops: dict[tuple[int, ...], Fraction] = defaultdict(F)
     for prob, draws, rnd in starts:
         by_stops[tuple(draws[:3])] += prob * walk.value(rnd)
@@ -281,7 +291,8 @@ def test_hold_and_nudge_values_match_the_rules_over_every_draw_path(
     for stops, x in by_stops.items():
         assert x * len(ALL) == walk.v.landed_paid[S.index(stops)], stops  # type: ignore[arg-type]
     assert sum(by_stops.values()) == walk.v.rtp_cents
-    assert walk.checked["hold"] > 100 and walk.checked["nudge"] > 1000, dict(walk.checked)
+    nudges = 0 if play == "worst" else 1000  # the worst play never nudges
+    assert walk.checked["hold"] > 100 and walk.checked["nudge"] >= nudges, dict(walk.checked)
 
 
 # -- (d) prize ranges ------------------------------------------------------------------

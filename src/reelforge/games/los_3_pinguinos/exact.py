@@ -4,8 +4,9 @@ All 4,096 stops are enumerated; :mod:`.strategy` values every position (prizes, 
 as Markov chains, the Disco as one draw of its table, nudges by the best reachable line, the
 held game by the best or suggested hold) for three plays: AUTO (best holds and nudges,
 collect on ladders), the default play (the suggested hold, best nudges, collect) and
-AUTO-RISK (best holds and nudges, every ladder played to its end).  Bonuses count at
-``bonus_value`` cents; every bet has the same RTP (its prizes are the unit bet's, scaled).
+AUTO-RISK (best holds and nudges, every ladder played to its end), the best play and the worst
+reasonable one.  Bonuses count at their cash worth ``bonus_worth`` (see :mod:`.machine_best`);
+every bet has the same RTP (its prizes are the unit bet's, scaled).
 
 The upper game's figures are per bet (:mod:`.upper_exact`): :func:`upper_report`.
 """
@@ -18,6 +19,7 @@ from typing import Any
 from . import strategy as S
 from . import upper_exact as U
 from .data_model import LowerData
+from .machine_best import machine_report
 from .payline import evaluate, line_symbols
 
 F = Fraction
@@ -62,12 +64,21 @@ def exact_report(game_id: str, d: LowerData) -> dict[str, Any]:
         "method": "exact",
         "rtp": float(rtp),
         "rtp_fraction": f"{rtp.numerator}/{rtp.denominator}",
-        "play": "auto: best holds and nudges, collect on ladders",
+        "play": "auto: best holds and nudges, collect on ladders (the best play: no ladder PLAY is "
+        "worth more)",
+        "accounting": f"the lower game alone, a Bonus counted at its cash worth, {d.bonus_worth} cents "
+        "(what the upper game returns per Bonus staked); by design this is the whole machine's cash "
+        "return under the same play: machine_rtp_by_play",
         "rtp_by_play": {p: float(x) for p, x in plays.items()},
         "rtp_by_play_fraction": {p: f"{x.numerator}/{x.denominator}" for p, x in plays.items()},
+        "plays": dict(S.PLAY_NAMES),
+        "machine_rtp_by_play": machine_report(d),
         "components": {k: float(x) for k, x in comps.items()},
         "hit_frequency": float(line_hit_frequency(d)),
+        "hit_frequency_meaning": "paid games showing a prize on the line as they land (before nudges "
+        "and held games)",
         "bonus_value_cents": d.game.bonus_value,
+        "bonus_worth_cents": d.bonus_worth,
         "ladder_values_risk": {
             kind: [float(x) for x in S.ladder_values(d, kind)] for kind in ("sube_bonos", "sube_nada")
         },
