@@ -166,6 +166,8 @@ def test_play_the_upper_game_until_the_bonuses_run_out() -> None:
     for e in events(rounds, "double_play"):
         if e["result"] == "bonuses":
             assert f"turns into {bonuses(e['bonuses'])} (the machine holds {bonuses(e['balance'])})" in out
+    for e in events(rounds, "double_collect_all"):  # always after a PLAY here: the rest
+        assert f"Collected the rest, {eur(e['cents'])}" in out
     assert re.search(r"vertical lines \+\d: counter \d -> \d", out)
     # The machine after every round, as the rules left it, accumulators by bet.
     shown = re.findall(

@@ -20,7 +20,7 @@ def pct(x: float, places: int = 4) -> str:
 
 _SHOWN = {
     "game", "variant", "mode", "rtp", "components", "hit_frequency", "method",
-    "hit_frequency_name", "round_hit_frequency",
+    "hit_frequency_name", "hit_frequency_meaning", "round_hit_frequency",
 }  # fmt: skip
 
 # Two meanings of "hit frequency", each shown under its own name.  A simulation counts the
@@ -127,9 +127,10 @@ def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableT
         table.add_row(name, pct(value))
     table.add_section()
     table.add_row("[bold]total[/]", f"[bold]{pct(result['rtp'])}[/]")
-    table.add_row(
-        str(result.get("hit_frequency_name", "hit frequency")), hits_cell(float(result["hit_frequency"]))
-    )
+    # The figure's name (a game's own words for what it counts, where it gives them).
+    meaning = result.get("hit_frequency_meaning")
+    name = result.get("hit_frequency_name") or (f"hit frequency ({meaning})" if meaning else "hit frequency")
+    table.add_row(str(name), hits_cell(float(result["hit_frequency"])))
     if result.get("round_hit_frequency") is not None:
         table.add_row(ROUND_HITS, hits_cell(float(result["round_hit_frequency"])))
     table.add_row("method", str(result.get("method", "")))

@@ -71,6 +71,7 @@ class MachineView:
         self.bonus_value = int(info.get("bonus_value", 80))
         self.stake = 0  # the bet of the round being told (its upper_start event's)
         self.started: dict[str, Any] = {}  # the minigame being played: its start event
+        self.double_prize = 0  # the prize the Double-or-Bonuses in play started from
 
     @staticmethod
     def applies(info: dict[str, Any]) -> bool:
@@ -220,6 +221,7 @@ class MachineView:
         elif kind == "minigame_end":
             self.minigame_end(e)
         elif kind == "double_start":
+            self.double_prize = int(e["prize"])
             c.print(
                 f"[bold]DOUBLE OR BONUSES[/] on {money(e['prize'])}, in fractions of {money(e['fraction'])}: "
                 "collect it, or play each fraction for double or its value in Bonuses."
@@ -228,7 +230,8 @@ class MachineView:
             c.print(f"Collected {money(e['cents'])} ({money(e['remaining'])} left)")
         elif kind == "double_collect_all":
             why = " (the machine holds more Bonuses than the cap)" if e.get("reason") == "bonus_cap" else ""
-            c.print(f"Collected the rest, {money(e['cents'])}{why}")
+            what = "" if e["cents"] == self.double_prize else "the rest, "  # nothing played yet: all of it
+            c.print(f"Collected {what}{money(e['cents'])}{why}")
         elif kind == "double_play":
             left = f" ({money(e['remaining'])} left)"
             if e["result"] == "double":
