@@ -46,9 +46,10 @@ def test_rtp_json_of_variant_70_has_the_rtp_by_play() -> None:
     assert {k: v for k, v in out.items() if k not in named} == json.loads(json.dumps(GAME.exact("70")))
     assert (out["game"], out["variant"], out["mode"], out["method"]) == (GAME_ID, "70", "base", "exact")
     by_play = out["rtp_by_play"]
-    assert set(by_play) == {"auto", "default", "auto_risk"}
-    assert out["rtp"] == by_play["auto"] == pytest.approx(0.70, abs=1e-4)
-    assert by_play["default"] < by_play["auto"] < by_play["auto_risk"]
+    # Every offered play has its figure; the promise is the best play's, which no play beats.
+    assert set(by_play) == set(out["plays"]) >= {"best", "auto", "default", "auto_risk", "worst"}
+    assert out["rtp"] == by_play["best"] == max(by_play.values()) == pytest.approx(0.70, abs=1e-4)
+    assert by_play["worst"] == min(by_play.values()) < by_play["default"]
     for play, fraction in out["rtp_by_play_fraction"].items():
         assert float(Fraction(fraction)) == pytest.approx(by_play[play], rel=1e-15)
     assert sum(out["components"].values()) == pytest.approx(out["rtp"], abs=1e-12)
@@ -61,6 +62,7 @@ def test_rtp_json_of_variant_70_has_the_rtp_by_play() -> None:
     assert "variant 70" in text and f"{out['rtp'] * 100:.4f}%" in text
     # The RTP by play is a table of its own, in percent, not a dump of a dict.
     assert "rtp by play" in text and "rtp by play: {" not in text
+    assert "machine rtp by play" in text  # the whole machine's figures: a table too
     for play, value in by_play.items():
         row = next(line for line in text.splitlines() if re.search(rf"│ {play.replace('_', ' ')}\s+│", line))
         assert f"{value * 100:.4f}%" in row

@@ -70,6 +70,16 @@ def _is_number_map(value: Any) -> bool:
     )
 
 
+def _is_rtp_records(value: Any) -> bool:
+    """A mapping of names to records that each carry an ``rtp`` figure (e.g. Los 3 Pinguinos'
+    ``machine_rtp_by_play``): a table of the figures, the records' details left to --json."""
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(v, dict) and isinstance(v.get("rtp"), int | float) for v in value.values())
+    )
+
+
 def map_table(name: str, values: dict[str, Any]) -> Table:
     """One row per name; an RTP figure as a percentage."""
     table = Table(title=name.replace("_", " "), title_justify="left")
@@ -147,6 +157,9 @@ def exact_table(result: dict[str, Any], title: str | None = None) -> RenderableT
             continue
         if _is_number_map(value):  # e.g. the RTP by play: a table of its own
             more.append(map_table(key, value))
+            continue
+        if _is_rtp_records(value):  # e.g. the whole machine's RTP by play
+            more.append(map_table(key, {k: v["rtp"] for k, v in value.items()}))
             continue
         shown = _cell(value)
         if len(shown) > 30:  # e.g. the exact fraction: a line under the tables, not a folded cell
