@@ -76,7 +76,10 @@ def test_many_lower_games_with_auto_off_stop_only_at_a_decision_the_round_has(ap
             assert not ap["running"] and ap["stop_reason"] == "player_action", ap
             waiting = Round.model_validate({k: v for k, v in rnd.items() if k != "id"})
             assert any(a.needs_player for a in waiting.actions)
-            assert waiting.state["phase"] == "nudge" and {a.name for a in waiting.actions} == {"nudge", "done"}
+            assert waiting.state["phase"] == "nudge" and {a.name for a in waiting.actions} == {
+                "nudge",
+                "done",
+            }
             assert RULES.auto_action(waiting, MANUAL) is None  # what AUTO off leaves to the player
             assert rnd["events"][-1]["type"] == "nudge_offer"  # what the machine shows: the offer
             assert api.call("GET", f"/rounds/pending?game={GAME}", token=token)["rounds"] == [rnd]
@@ -106,7 +109,9 @@ def test_a_none_where_no_one_must_decide_does_not_stop_the_run(api, server, monk
                 finish_by_hand(api, token, rnd)
                 if not ap["spins_left"]:
                     break
-                api.call("POST", "/autoplay", token=token, json={**body, "spins": ap["spins_left"]}, expect=201)
+                api.call(
+                    "POST", "/autoplay", token=token, json={**body, "spins": ap["spins_left"]}, expect=201
+                )
                 continue
             assert ap["stop_reason"] == "spins_done", ap
             break
