@@ -340,7 +340,127 @@ def _walk(cum: np.ndarray, r: int) -> int:
     return i
 
 
-@njit(cache=True)
+@njit(inline="always")
+def _round(t: tuple, rs: np.ndarray, acc: np.ndarray, drawn: np.ndarray) -> tuple[int, ...]:
+    """One round at the unit bet; returns (cash cents, Bonuses won, vertical-line hits summed
+    over its games (uncapped), then the :data:`COLUMNS` from ``paid_kind`` to ``stops``).
+
+    ``t``: the :class:`Tables` arrays as a tuple; ``acc``: the counts, to which the round adds
+    its own (all but the win columns, which the caller books); ``drawn``: scratch for the
+    Disco's penguins.  Inlined into :func:`_run` and into the whole machine's loop
+    (:mod:`.machine_kernel`), so both play the very same code.  Both are compiled without
+    numba's reference counting (``_nrt=False``): with it, every array this inlined body binds
+    costs an atomic count pair per round, which numba cannot prune across its loops (5-15x
+    slower); without it the caller allocates every array."""
+    (kind, cents, bonuses, ladder, hold, near, vert, nudge_to, nudge_used, count_cum, count_val,
+     disco_cum, disco_cash, disco_bonus, disco_ladder, ranges, params) = t  # fmt: skip
+    offer_no = params[P_OFFER_NO]
+    hold_no = params[P_HOLD_NO]
+    penguins = params[P_PENGUINS]
+    offer_n, offer_max = ranges[G_OFFER, 0], ranges[G_OFFER, 1]
+    count_n, count_max = ranges[G_COUNT, 0], ranges[G_COUNT, 1]
+    hold_n, hold_max = ranges[G_HOLD, 0], ranges[G_HOLD, 1]
+    disco_n, disco_max = ranges[G_DISCO, 0], ranges[G_DISCO, 1]
+    peng_n, peng_max = ranges[G_PENGUIN, 0], ranges[G_PENGUIN, 1]
+    # ---- the paid game: three stops, left to right
+    s0 = below(rs, _STOPS_N, _STOPS_MAX)
+    s1 = below(rs, _STOPS_N, _STOPS_MAX)
+    s2 = below(rs, _STOPS_N, _STOPS_MAX)
+    i = (s0 * STOPS + s1) * STOPS + s2
+    game = 0  # 0 the paid game, 1 the held game
+    n_vert = 0
+    paid_kind = 0
+    paid_nudges = 0
+    paid_used = 0
+    mask = -1
+    held_kind = -1
+    held_nudges = 0
+    held_used = 0
+    cash = 0
+    won_bonuses = 0
+    lad = 0
+    disco_prize = -1
+    lit = -1
+    while True:
+        # ---- a near miss: the offer, the count, then AUTO's nudges
+        if near[game, i]:
+            acc[A_NEAR_PAID + game] += 1
+            if below(rs, offer_n, offer_max) >= offer_no:
+                n = count_val[_walk(count_cum, below(rs, count_n, count_max))]
+                used = np.int64(nudge_used[game, n - 1, i])
+                i = np.int64(nudge_to[game, n - 1, i])
+                acc[A_OFFER_PAID + game] += 1
+                acc[A_NUDGES_OFFERED] += n
+                acc[A_NUDGES_USED] += used
+                if game == 0:
+                    paid_nudges = n
+                    paid_used = used
+                else:
+                    held_nudges = n
+                    held_used = used
+        # ---- the line settles: vertical lines, then the prize or a held game
+        n_vert += vert[i]
+        k = np.int64(kind[i])
+        if game == 0:
+            paid_kind = k
+            if k != K_NONE:
+                acc[A_PAID_CASH + k - 1] += 1
+        else:
+            held_kind = k
+            if k != K_NONE:
+                acc[A_HELD_CASH + k - 1] += 1
+        if k == K_NONE:
+            if game == 1 or hold[i] < 0:
+                break
+            if below(rs, hold_n, hold_max) < hold_no:
+                break
+            acc[A_HOLD_OFFERS] += 1
+            mask = np.int64(hold[i])
+            acc[A_HELD_GAMES] += 1
+            if mask == 0:
+                acc[A_RESPIN_ALL] += 1
+            s0 = i // (STOPS * STOPS)
+            s1 = (i // STOPS) % STOPS
+            s2 = i % STOPS
+            if (mask & 1) == 0:
+                s0 = below(rs, _STOPS_N, _STOPS_MAX)
+            if (mask & 2) == 0:
+                s1 = below(rs, _STOPS_N, _STOPS_MAX)
+            if (mask & 4) == 0:
+                s2 = below(rs, _STOPS_N, _STOPS_MAX)
+            i = (s0 * STOPS + s1) * STOPS + s2
+            game = 1
+            continue
+        if k == K_CASH:
+            cash = cents[i]
+            lad = np.int64(ladder[i])
+        elif k == K_BONUS:
+            won_bonuses = bonuses[i]
+        else:  # the Disco: every penguin drawn, then the one it stops on
+            for p in range(penguins):
+                drawn[p] = _walk(disco_cum, below(rs, disco_n, disco_max))
+            lit = below(rs, peng_n, peng_max)
+            disco_prize = drawn[lit]
+            cash = disco_cash[disco_prize]
+            won_bonuses = disco_bonus[disco_prize]
+            if disco_ladder[disco_prize]:
+                lad = L_SUBE_BONOS
+            acc[A_DISCO] += 1
+            if won_bonuses > 0:
+                acc[A_DISCO_BONUS] += 1
+        break
+
+    # ---- book the round's counts
+    if lad == L_SUBE_BONOS:
+        acc[A_LADDER_SB] += 1
+    elif lad == L_SUBE_NADA:
+        acc[A_LADDER_SN] += 1
+    acc[A_VERT] += n_vert
+    return (cash, won_bonuses, n_vert, paid_kind, paid_nudges, paid_used, mask, held_kind, held_nudges,
+            held_used, lad, disco_prize, lit, i)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
 def _run(
     kind: np.ndarray,
     cents: np.ndarray,
@@ -361,142 +481,39 @@ def _run(
     params: np.ndarray,
     rs: np.ndarray,
     rounds: int,
-    keep_rows: bool,
+    acc: np.ndarray,
+    rows: np.ndarray,
+    drawn: np.ndarray,
     hist: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``rounds`` rounds; returns (accumulators, per-round rows if ``keep_rows``).  A
-    non-empty ``hist`` counts the rounds by their win (``hist[win] += 1``)."""
-    offer_no = params[P_OFFER_NO]
-    hold_no = params[P_HOLD_NO]
-    penguins = params[P_PENGUINS]
+) -> None:
+    """Play ``rounds`` rounds, adding to ``acc`` (zeros, :data:`ACC`); ``rows`` (``rounds``
+    rows, or none) gets one row per round (:data:`COLUMNS`); ``drawn`` is the Disco's scratch
+    (``penguins`` entries).  A non-empty ``hist`` counts
+    the rounds by their win (``hist[win] += 1``).  No reference counting (see :func:`_round`):
+    :func:`_call` allocates the arrays."""
     bonus_value = params[P_BONUS_VALUE]
-    offer_n, offer_max = ranges[G_OFFER, 0], ranges[G_OFFER, 1]
-    count_n, count_max = ranges[G_COUNT, 0], ranges[G_COUNT, 1]
-    hold_n, hold_max = ranges[G_HOLD, 0], ranges[G_HOLD, 1]
-    disco_n, disco_max = ranges[G_DISCO, 0], ranges[G_DISCO, 1]
-    peng_n, peng_max = ranges[G_PENGUIN, 0], ranges[G_PENGUIN, 1]
-    acc = np.zeros(_N_ACC, dtype=np.int64)
-    rows = np.zeros((rounds if keep_rows else 0, len(COLUMNS)), dtype=np.int64)
-    drawn = np.zeros(penguins, dtype=np.int64)  # the Disco's penguins (prize entries)
+    keep_rows = rows.shape[0] > 0
+    t = (kind, cents, bonuses, ladder, hold, near, vert, nudge_to, nudge_used, count_cum, count_val,
+         disco_cum, disco_cash, disco_bonus, disco_ladder, ranges, params)  # fmt: skip
 
     for rnd in range(rounds):
         draws0 = rs[DRAWS]
         words0 = rs[WORDS]
-        # ---- the paid game: three stops, left to right
-        s0 = below(rs, _STOPS_N, _STOPS_MAX)
-        s1 = below(rs, _STOPS_N, _STOPS_MAX)
-        s2 = below(rs, _STOPS_N, _STOPS_MAX)
-        i = (s0 * STOPS + s1) * STOPS + s2
-        game = 0  # 0 the paid game, 1 the held game
-        n_vert = 0
-        paid_kind = 0
-        paid_nudges = 0
-        paid_used = 0
-        mask = -1
-        held_kind = -1
-        held_nudges = 0
-        held_used = 0
-        cash = 0
-        won_bonuses = 0
-        lad = 0
-        disco_prize = -1
-        lit = -1
-        while True:
-            # ---- a near miss: the offer, the count, then AUTO's nudges
-            if near[game, i]:
-                acc[A_NEAR_PAID + game] += 1
-                if below(rs, offer_n, offer_max) >= offer_no:
-                    n = count_val[_walk(count_cum, below(rs, count_n, count_max))]
-                    used = np.int64(nudge_used[game, n - 1, i])
-                    i = np.int64(nudge_to[game, n - 1, i])
-                    acc[A_OFFER_PAID + game] += 1
-                    acc[A_NUDGES_OFFERED] += n
-                    acc[A_NUDGES_USED] += used
-                    if game == 0:
-                        paid_nudges = n
-                        paid_used = used
-                    else:
-                        held_nudges = n
-                        held_used = used
-            # ---- the line settles: vertical lines, then the prize or a held game
-            n_vert += vert[i]
-            k = np.int64(kind[i])
-            if game == 0:
-                paid_kind = k
-                if k != K_NONE:
-                    acc[A_PAID_CASH + k - 1] += 1
-            else:
-                held_kind = k
-                if k != K_NONE:
-                    acc[A_HELD_CASH + k - 1] += 1
-            if k == K_NONE:
-                if game == 1 or hold[i] < 0:
-                    break
-                if below(rs, hold_n, hold_max) < hold_no:
-                    break
-                acc[A_HOLD_OFFERS] += 1
-                mask = np.int64(hold[i])
-                acc[A_HELD_GAMES] += 1
-                if mask == 0:
-                    acc[A_RESPIN_ALL] += 1
-                s0 = i // (STOPS * STOPS)
-                s1 = (i // STOPS) % STOPS
-                s2 = i % STOPS
-                if (mask & 1) == 0:
-                    s0 = below(rs, _STOPS_N, _STOPS_MAX)
-                if (mask & 2) == 0:
-                    s1 = below(rs, _STOPS_N, _STOPS_MAX)
-                if (mask & 4) == 0:
-                    s2 = below(rs, _STOPS_N, _STOPS_MAX)
-                i = (s0 * STOPS + s1) * STOPS + s2
-                game = 1
-                continue
-            if k == K_CASH:
-                cash = cents[i]
-                lad = np.int64(ladder[i])
-            elif k == K_BONUS:
-                won_bonuses = bonuses[i]
-            else:  # the Disco: every penguin drawn, then the one it stops on
-                for p in range(penguins):
-                    drawn[p] = _walk(disco_cum, below(rs, disco_n, disco_max))
-                lit = below(rs, peng_n, peng_max)
-                disco_prize = drawn[lit]
-                cash = disco_cash[disco_prize]
-                won_bonuses = disco_bonus[disco_prize]
-                if disco_ladder[disco_prize]:
-                    lad = L_SUBE_BONOS
-                acc[A_DISCO] += 1
-                if won_bonuses > 0:
-                    acc[A_DISCO_BONUS] += 1
-            break
-
-        # ---- book the round
+        out = _round(t, rs, acc, drawn)
+        cash = out[0]
+        won_bonuses = out[1]
         win = cash + bonus_value * won_bonuses
-        if lad == L_SUBE_BONOS:
-            acc[A_LADDER_SB] += 1
-        elif lad == L_SUBE_NADA:
-            acc[A_LADDER_SN] += 1
-        acc[A_VERT] += n_vert
-        if hist.shape[0] > 0:
-            hist[win] += 1
         if keep_rows:
             rows[rnd, R_WIN] = win
             rows[rnd, R_CASH] = cash
             rows[rnd, R_BONUSES] = won_bonuses
             rows[rnd, R_DRAWS] = np.int64(rs[DRAWS] - draws0)
             rows[rnd, R_WORDS] = np.int64(rs[WORDS] - words0)
-            rows[rnd, R_VERT] = n_vert
-            rows[rnd, R_PAID_KIND] = paid_kind
-            rows[rnd, R_PAID_NUDGES] = paid_nudges
-            rows[rnd, R_PAID_USED] = paid_used
-            rows[rnd, R_HOLD] = mask
-            rows[rnd, R_HELD_KIND] = held_kind
-            rows[rnd, R_HELD_NUDGES] = held_nudges
-            rows[rnd, R_HELD_USED] = held_used
-            rows[rnd, R_LADDER] = lad
-            rows[rnd, R_DISCO_PRIZE] = disco_prize
-            rows[rnd, R_DISCO_PENGUIN] = lit
-            rows[rnd, R_STOPS] = i
+            rows[rnd, R_VERT] = out[2]
+            for c in range(R_PAID_KIND, R_STOPS + 1):  # the round's tuple in COLUMNS order
+                rows[rnd, c] = out[3 + c - R_PAID_KIND]
+        if hist.shape[0] > 0:
+            hist[win] += 1
         if win == 0:
             continue
         acc[A_WIN] += win
@@ -506,7 +523,6 @@ def _run(
         acc[A_BONUSES] += won_bonuses
         if win > acc[A_MAX_WIN]:
             acc[A_MAX_WIN] = win
-    return acc, rows
 
 
 # -- Python API -------------------------------------------------------------------------------
@@ -520,7 +536,12 @@ _NO_HIST = np.zeros(0, dtype=np.int64)
 def _call(
     d: LowerData, rs: np.ndarray, rounds: int, keep_rows: bool, play: str = PLAY, hist: np.ndarray = _NO_HIST
 ) -> tuple[np.ndarray, np.ndarray]:
-    return _run(*tables(d, play), rs, int(rounds), keep_rows, hist)
+    t = tables(d, play)
+    acc = np.zeros(_N_ACC, dtype=np.int64)
+    rows = np.zeros((int(rounds) if keep_rows else 0, len(COLUMNS)), dtype=np.int64)
+    drawn = np.zeros(d.disco_game.penguins, dtype=np.int64)
+    _run(*t, rs, int(rounds), acc, rows, drawn, hist)
+    return acc, rows
 
 
 def play_rounds(

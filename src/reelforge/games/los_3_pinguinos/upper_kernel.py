@@ -247,7 +247,234 @@ def _walk(cum: np.ndarray, r: int) -> int:
     return i
 
 
-@njit(cache=True)
+@njit(inline="always")
+def _round(
+    t: tuple,
+    rs: np.ndarray,
+    counter: int,
+    accumulator: int,
+    balance: int,
+    risk: bool,
+    capped: bool,
+    refill: int,
+    acc: np.ndarray,
+    plat: np.ndarray,
+    order: np.ndarray,
+    rows: np.ndarray,
+    rnd: int,
+) -> tuple[int, int, int, int, int]:
+    """One upper round from the machine (``counter``, ``accumulator``, ``balance``); returns
+    the machine after it and (cash cents, Bonuses won).
+
+    ``t``: the :class:`Tables` arrays as a tuple; ``acc``: the counts, to which the round adds
+    its own (all but the win columns, which the caller books); ``plat``, ``order``: Slides'
+    scratch (``platforms`` entries); ``rows``: when it has rows, row ``rnd`` gets the round's
+    :data:`COLUMNS`.  Inlined into :func:`_run` and into the whole machine's loop
+    (:mod:`.machine_kernel`), so both play the very same code; both are compiled without
+    numba's reference counting (``_nrt=False``, see ``kernel._round``)."""
+    (direct, mixed, minigame, shown, vstep, astep, mixed_table, sections, catch, slides, shuffle_max,
+     ranges, params) = t  # fmt: skip
+    m = params[P_MULT]
+    fraction = params[P_FRACTION]
+    floor = params[P_FLOOR]
+    top = params[P_MAX]
+    bet_bonuses = params[P_BET_BONUSES]
+    has_mixed = params[P_HAS_MIXED] != 0
+    offer_no = params[P_OFFER_NO]
+    offer8_no = params[P_OFFER8_NO]
+    again_no = params[P_AGAIN_NO]
+    penguins = params[P_PENGUINS]
+    platforms = params[P_PLATFORMS]
+    double_no = params[P_DOUBLE_NO]
+    bv = params[P_BONUS_VALUE]
+    cap = params[P_CAP]
+    vmax = params[P_VMAX]
+    pieces = params[P_PIECES]
+    stops_n, stops_max = ranges[G_STOPS, 0], ranges[G_STOPS, 1]
+    n_sections = ranges[G_SECTIONS, 0]
+    keep_rows = rows.shape[0] > 0
+    draws0 = rs[DRAWS]
+    words0 = rs[WORDS]
+    # ---- the start: the bet's Bonuses, a counter above zero buys the 8 paylines
+    if capped and balance < bet_bonuses:
+        balance = refill
+    balance -= bet_bonuses
+    v = 0
+    if counter > 0:
+        v = 1
+        counter -= 1
+        acc[A_EIGHT] += 1
+    eight = v
+    owed = False
+    cash = 0
+    won = 0
+    vgain = 0
+    again = 0
+    tries = 0
+    doubles = 0
+    maximum = 0
+    capped_acts = 0
+    for g in range(2):  # the paid game, then the WINNING SPIN if owed
+        if g == 1:
+            if not owed:
+                if keep_rows:
+                    for c in range(_N_GAME):
+                        rows[rnd, R_GAME0 + _N_GAME + c] = 0
+                    rows[rnd, R_GAME0 + _N_GAME + C_STOPS] = -1
+                    rows[rnd, R_GAME0 + _N_GAME + C_MINIGAME] = M_NONE
+                    rows[rnd, R_GAME0 + _N_GAME + C_RESULT] = -1
+                break
+            v = 0
+            acc[A_WINNING] += 1
+        # ---- the spin (the WINNING SPIN: again until its five paylines pay)
+        while True:
+            s0 = below(rs, stops_n, stops_max)
+            s1 = below(rs, stops_n, stops_max)
+            s2 = below(rs, stops_n, stops_max)
+            i = (s0 * STOPS + s1) * STOPS + s2
+            if g == 0:
+                break
+            tries += 1
+            if direct[0, i] > 0 or (has_mixed and mixed[0, i] > 0):
+                break
+        if g == 0:
+            # ---- the counter, then the accumulator (the paid game only)
+            if shown[i] & 2:
+                acc[A_VSHOWN] += 1
+                vgain = vstep[1, _walk(vstep, below(rs, ranges[G_VSTEP, 0], ranges[G_VSTEP, 1]))]
+                counter = min(vmax, counter + vgain)
+            if shown[i] & 1:
+                acc[A_ASHOWN] += 1
+                again = astep[1, _walk(astep, below(rs, ranges[G_ASTEP, 0], ranges[G_ASTEP, 1]))]
+                if accumulator + again >= pieces:
+                    accumulator = 0
+                    owed = True
+                else:
+                    accumulator += again
+        # ---- the line prize: direct, plus the mixed-sevens draws, at most the maximum
+        prize = direct[v, i] * m
+        if has_mixed:
+            for _ in range(mixed[v, i]):
+                prize += mixed_table[1, _walk(mixed_table, below(rs, ranges[G_MIXED, 0], ranges[G_MIXED, 1]))]
+                acc[A_MIXED] += 1
+        prize = min(prize, top)
+        line_prize = prize
+        if g == 0 and prize > 0:
+            acc[A_PAID_PRIZES] += 1
+        # ---- the minigame, when offered
+        mg = np.int64(minigame[v, i])
+        offered = 0
+        result = -1
+        if mg != M_NONE:
+            acc[A_TRIGGER0 + mg] += 1
+            if v == 1:  # a game on 8 paylines has its own offer chance
+                offered = int(below(rs, ranges[G_OFFER8, 0], ranges[G_OFFER8, 1]) >= offer8_no)
+            else:
+                offered = int(below(rs, ranges[G_OFFER, 0], ranges[G_OFFER, 1]) >= offer_no)
+            if offered:
+                acc[A_MINIGAME0 + mg] += 1
+                if mg == M_ROULETTE:
+                    total = sections[below(rs, n_sections, ranges[G_SECTIONS, 1])]
+                    while total < top and below(rs, ranges[G_AGAIN, 0], ranges[G_AGAIN, 1]) >= again_no:
+                        total += sections[below(rs, n_sections, ranges[G_SECTIONS, 1])]
+                elif mg == M_FISHING:
+                    total = 0
+                    for _ in range(penguins):
+                        while total < top:
+                            fish = catch[1, _walk(catch, below(rs, ranges[G_CATCH, 0], ranges[G_CATCH, 1]))]
+                            if fish < 0:  # the cross
+                                break
+                            total += fish
+                else:  # slides: every platform drawn and shuffled; AUTO picks platform 0
+                    for p in range(platforms):
+                        plat[p] = slides[
+                            1, _walk(slides, below(rs, ranges[G_SLIDES, 0], ranges[G_SLIDES, 1]))
+                        ]
+                        order[p] = p
+                    for j in range(platforms - 1, 0, -1):
+                        k = below(rs, np.uint64(j + 1), shuffle_max[j + 1])
+                        tmp = order[j]
+                        order[j] = order[k]
+                        order[k] = tmp
+                    total = plat[order[0]]
+                result = total
+                prize = min(top, max(floor, prize, total))
+        # ---- Double-or-Bonuses
+        paid = 0
+        bonus = 0
+        if prize > 0:
+            if prize >= top:
+                paid = prize
+                maximum += 1
+            elif capped and balance > cap:
+                paid = prize
+                capped_acts += 1
+            elif not risk:
+                paid = prize  # COLLECT ALL
+            else:
+                remaining = prize
+                secured = 0
+                while remaining > 0:
+                    frac = min(fraction, remaining)
+                    doubles += 1
+                    remaining -= frac
+                    if below(rs, ranges[G_DOUBLE, 0], ranges[G_DOUBLE, 1]) >= double_no:
+                        acc[A_DOUBLED] += 1
+                        secured += 2 * frac
+                        if secured + remaining >= top:
+                            secured = top
+                            remaining = 0
+                            maximum += 1
+                    else:
+                        whole = frac // bv
+                        rest = frac - whole * bv
+                        if rest > 0 and below(rs, ranges[G_BV, 0], ranges[G_BV, 1]) < rest:
+                            whole += 1
+                        balance += whole
+                        bonus += whole
+                    if remaining > 0 and capped and balance > cap:
+                        secured += remaining
+                        remaining = 0
+                        capped_acts += 1
+                paid = secured
+        cash += paid
+        won += bonus
+        if keep_rows:
+            base = R_GAME0 + g * _N_GAME
+            rows[rnd, base + C_STOPS] = i
+            rows[rnd, base + C_LINE] = line_prize
+            rows[rnd, base + C_MINIGAME] = mg
+            rows[rnd, base + C_OFFERED] = offered
+            rows[rnd, base + C_RESULT] = result
+            rows[rnd, base + C_PRIZE] = prize
+            rows[rnd, base + C_CASH] = paid
+            rows[rnd, base + C_BONUSES] = bonus
+
+    # ---- book the round
+    win = cash + bv * won
+    acc[A_TRIES] += tries
+    acc[A_DOUBLES] += doubles
+    acc[A_MAXIMUM] += maximum
+    if keep_rows:
+        rows[rnd, R_WIN] = win
+        rows[rnd, R_CASH] = cash
+        rows[rnd, R_BONUSES] = won
+        rows[rnd, R_DRAWS] = np.int64(rs[DRAWS] - draws0)
+        rows[rnd, R_WORDS] = np.int64(rs[WORDS] - words0)
+        rows[rnd, R_LINES] = 8 if eight else 5
+        rows[rnd, R_COUNTER] = counter
+        rows[rnd, R_ACC] = accumulator
+        rows[rnd, R_BALANCE] = balance
+        rows[rnd, R_VGAIN] = vgain
+        rows[rnd, R_AGAIN] = again
+        rows[rnd, R_TRIES] = tries
+        rows[rnd, R_DOUBLES] = doubles
+        rows[rnd, R_MAXIMUM] = maximum
+        rows[rnd, R_CAP] = capped_acts
+    return counter, accumulator, balance, cash, won
+
+
+@njit(cache=True, _nrt=False)
 def _run(
     direct: np.ndarray,
     mixed: np.ndarray,
@@ -268,219 +495,26 @@ def _run(
     risk: bool,
     capped: bool,
     refill: int,
-    keep_rows: bool,
-) -> tuple[np.ndarray, np.ndarray]:
+    acc: np.ndarray,
+    rows: np.ndarray,
+    plat: np.ndarray,
+    order: np.ndarray,
+) -> None:
     """Play ``rounds`` upper rounds; ``machine`` = [counter, accumulator, Bonuses] is carried
-    and left as the last round leaves it.  Returns (accumulators, rows if ``keep_rows``)."""
-    m = params[P_MULT]
-    fraction = params[P_FRACTION]
-    floor = params[P_FLOOR]
-    top = params[P_MAX]
-    bet_bonuses = params[P_BET_BONUSES]
-    has_mixed = params[P_HAS_MIXED] != 0
-    offer_no = params[P_OFFER_NO]
-    offer8_no = params[P_OFFER8_NO]
-    again_no = params[P_AGAIN_NO]
-    penguins = params[P_PENGUINS]
-    platforms = params[P_PLATFORMS]
-    double_no = params[P_DOUBLE_NO]
+    and left as the last round leaves it.  Adds to ``acc`` (zeros, :data:`ACC`); ``rows``
+    (``rounds`` rows, or none) gets one row per round; ``plat`` and ``order`` are Slides'
+    scratch.  No reference counting (see :func:`_round`): :func:`_call` allocates."""
     bv = params[P_BONUS_VALUE]
-    cap = params[P_CAP]
-    vmax = params[P_VMAX]
-    pieces = params[P_PIECES]
-    stops_n, stops_max = ranges[G_STOPS, 0], ranges[G_STOPS, 1]
-    n_sections = ranges[G_SECTIONS, 0]
+    t = (direct, mixed, minigame, shown, vstep, astep, mixed_table, sections, catch, slides, shuffle_max,
+         ranges, params)  # fmt: skip
     counter = machine[0]
     accumulator = machine[1]
     balance = machine[2]
-    acc = np.zeros(_N_ACC, dtype=np.int64)
-    rows = np.zeros((rounds if keep_rows else 0, len(COLUMNS)), dtype=np.int64)
-    plat = np.zeros(platforms, dtype=np.int64)
-    order = np.zeros(platforms, dtype=np.int64)
-
     for rnd in range(rounds):
-        draws0 = rs[DRAWS]
-        words0 = rs[WORDS]
-        # ---- the start: the bet's Bonuses, a counter above zero buys the 8 paylines
-        if capped and balance < bet_bonuses:
-            balance = refill
-        balance -= bet_bonuses
-        v = 0
-        if counter > 0:
-            v = 1
-            counter -= 1
-            acc[A_EIGHT] += 1
-        eight = v
-        owed = False
-        cash = 0
-        won = 0
-        vgain = 0
-        again = 0
-        tries = 0
-        doubles = 0
-        maximum = 0
-        capped_acts = 0
-        for g in range(2):  # the paid game, then the WINNING SPIN if owed
-            if g == 1:
-                if not owed:
-                    if keep_rows:
-                        for c in range(_N_GAME):
-                            rows[rnd, R_GAME0 + _N_GAME + c] = 0
-                        rows[rnd, R_GAME0 + _N_GAME + C_STOPS] = -1
-                        rows[rnd, R_GAME0 + _N_GAME + C_MINIGAME] = M_NONE
-                        rows[rnd, R_GAME0 + _N_GAME + C_RESULT] = -1
-                    break
-                v = 0
-                acc[A_WINNING] += 1
-            # ---- the spin (the WINNING SPIN: again until its five paylines pay)
-            while True:
-                s0 = below(rs, stops_n, stops_max)
-                s1 = below(rs, stops_n, stops_max)
-                s2 = below(rs, stops_n, stops_max)
-                i = (s0 * STOPS + s1) * STOPS + s2
-                if g == 0:
-                    break
-                tries += 1
-                if direct[0, i] > 0 or (has_mixed and mixed[0, i] > 0):
-                    break
-            if g == 0:
-                # ---- the counter, then the accumulator (the paid game only)
-                if shown[i] & 2:
-                    acc[A_VSHOWN] += 1
-                    vgain = vstep[1, _walk(vstep, below(rs, ranges[G_VSTEP, 0], ranges[G_VSTEP, 1]))]
-                    counter = min(vmax, counter + vgain)
-                if shown[i] & 1:
-                    acc[A_ASHOWN] += 1
-                    again = astep[1, _walk(astep, below(rs, ranges[G_ASTEP, 0], ranges[G_ASTEP, 1]))]
-                    if accumulator + again >= pieces:
-                        accumulator = 0
-                        owed = True
-                    else:
-                        accumulator += again
-            # ---- the line prize: direct, plus the mixed-sevens draws, at most the maximum
-            prize = direct[v, i] * m
-            if has_mixed:
-                for _ in range(mixed[v, i]):
-                    prize += mixed_table[
-                        1, _walk(mixed_table, below(rs, ranges[G_MIXED, 0], ranges[G_MIXED, 1]))
-                    ]
-                    acc[A_MIXED] += 1
-            prize = min(prize, top)
-            line_prize = prize
-            if g == 0 and prize > 0:
-                acc[A_PAID_PRIZES] += 1
-            # ---- the minigame, when offered
-            mg = np.int64(minigame[v, i])
-            offered = 0
-            result = -1
-            if mg != M_NONE:
-                acc[A_TRIGGER0 + mg] += 1
-                if v == 1:  # a game on 8 paylines has its own offer chance
-                    offered = int(below(rs, ranges[G_OFFER8, 0], ranges[G_OFFER8, 1]) >= offer8_no)
-                else:
-                    offered = int(below(rs, ranges[G_OFFER, 0], ranges[G_OFFER, 1]) >= offer_no)
-                if offered:
-                    acc[A_MINIGAME0 + mg] += 1
-                    if mg == M_ROULETTE:
-                        total = sections[below(rs, n_sections, ranges[G_SECTIONS, 1])]
-                        while total < top and below(rs, ranges[G_AGAIN, 0], ranges[G_AGAIN, 1]) >= again_no:
-                            total += sections[below(rs, n_sections, ranges[G_SECTIONS, 1])]
-                    elif mg == M_FISHING:
-                        total = 0
-                        for _ in range(penguins):
-                            while total < top:
-                                fish = catch[
-                                    1, _walk(catch, below(rs, ranges[G_CATCH, 0], ranges[G_CATCH, 1]))
-                                ]
-                                if fish < 0:  # the cross
-                                    break
-                                total += fish
-                    else:  # slides: every platform drawn and shuffled; AUTO picks platform 0
-                        for p in range(platforms):
-                            plat[p] = slides[
-                                1, _walk(slides, below(rs, ranges[G_SLIDES, 0], ranges[G_SLIDES, 1]))
-                            ]
-                            order[p] = p
-                        for j in range(platforms - 1, 0, -1):
-                            k = below(rs, np.uint64(j + 1), shuffle_max[j + 1])
-                            tmp = order[j]
-                            order[j] = order[k]
-                            order[k] = tmp
-                        total = plat[order[0]]
-                    result = total
-                    prize = min(top, max(floor, prize, total))
-            # ---- Double-or-Bonuses
-            paid = 0
-            bonus = 0
-            if prize > 0:
-                if prize >= top:
-                    paid = prize
-                    maximum += 1
-                elif capped and balance > cap:
-                    paid = prize
-                    capped_acts += 1
-                elif not risk:
-                    paid = prize  # COLLECT ALL
-                else:
-                    remaining = prize
-                    secured = 0
-                    while remaining > 0:
-                        frac = min(fraction, remaining)
-                        doubles += 1
-                        remaining -= frac
-                        if below(rs, ranges[G_DOUBLE, 0], ranges[G_DOUBLE, 1]) >= double_no:
-                            acc[A_DOUBLED] += 1
-                            secured += 2 * frac
-                            if secured + remaining >= top:
-                                secured = top
-                                remaining = 0
-                                maximum += 1
-                        else:
-                            whole = frac // bv
-                            rest = frac - whole * bv
-                            if rest > 0 and below(rs, ranges[G_BV, 0], ranges[G_BV, 1]) < rest:
-                                whole += 1
-                            balance += whole
-                            bonus += whole
-                        if remaining > 0 and capped and balance > cap:
-                            secured += remaining
-                            remaining = 0
-                            capped_acts += 1
-                    paid = secured
-            cash += paid
-            won += bonus
-            if keep_rows:
-                base = R_GAME0 + g * _N_GAME
-                rows[rnd, base + C_STOPS] = i
-                rows[rnd, base + C_LINE] = line_prize
-                rows[rnd, base + C_MINIGAME] = mg
-                rows[rnd, base + C_OFFERED] = offered
-                rows[rnd, base + C_RESULT] = result
-                rows[rnd, base + C_PRIZE] = prize
-                rows[rnd, base + C_CASH] = paid
-                rows[rnd, base + C_BONUSES] = bonus
-
-        # ---- book the round
+        counter, accumulator, balance, cash, won = _round(
+            t, rs, counter, accumulator, balance, risk, capped, refill, acc, plat, order, rows, rnd
+        )
         win = cash + bv * won
-        acc[A_TRIES] += tries
-        acc[A_DOUBLES] += doubles
-        acc[A_MAXIMUM] += maximum
-        if keep_rows:
-            rows[rnd, R_WIN] = win
-            rows[rnd, R_CASH] = cash
-            rows[rnd, R_BONUSES] = won
-            rows[rnd, R_DRAWS] = np.int64(rs[DRAWS] - draws0)
-            rows[rnd, R_WORDS] = np.int64(rs[WORDS] - words0)
-            rows[rnd, R_LINES] = 8 if eight else 5
-            rows[rnd, R_COUNTER] = counter
-            rows[rnd, R_ACC] = accumulator
-            rows[rnd, R_BALANCE] = balance
-            rows[rnd, R_VGAIN] = vgain
-            rows[rnd, R_AGAIN] = again
-            rows[rnd, R_TRIES] = tries
-            rows[rnd, R_DOUBLES] = doubles
-            rows[rnd, R_MAXIMUM] = maximum
-            rows[rnd, R_CAP] = capped_acts
         if win == 0:
             continue
         acc[A_WIN] += win
@@ -493,12 +527,36 @@ def _run(
     machine[0] = counter
     machine[1] = accumulator
     machine[2] = balance
-    return acc, rows
 
 
 # -- Python API -------------------------------------------------------------------------------
 
 _INT64_MAX = (1 << 63) - 1
+
+
+def _call(
+    d: LowerData,
+    t: Tables,
+    rs: np.ndarray,
+    state: np.ndarray,
+    rounds: int,
+    risk: bool,
+    capped: bool,
+    refill: int,
+    keep_rows: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_run` with its arrays allocated; returns (accumulators, rows if ``keep_rows``)."""
+    acc = np.zeros(_N_ACC, dtype=np.int64)
+    rows = np.zeros((rounds if keep_rows else 0, len(COLUMNS)), dtype=np.int64)
+    plat, order = scratch(d)
+    _run(*t, rs, state, rounds, risk, capped, refill, acc, rows, plat, order)
+    return acc, rows
+
+
+def scratch(d: LowerData) -> tuple[np.ndarray, np.ndarray]:
+    """Slides' scratch arrays (platform prizes and their order) for :func:`_round`."""
+    n = d.upper.slides.platforms
+    return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
 
 
 def _check(d: LowerData, rounds: int, bet: int) -> None:
@@ -539,7 +597,7 @@ def play_rounds(
         dtype=np.int64,
     )
     rs = rng_state(bit_generator)
-    _, out = _run(*tables(d, bet), rs, state, int(rounds), bool(risk), bool(capped), int(refill), True)
+    _, out = _call(d, tables(d, bet), rs, state, int(rounds), bool(risk), bool(capped), int(refill), True)
     store_rng_state(bit_generator, rs)
     machine["vertical_lines"] = int(state[0])
     if rounds:
@@ -568,7 +626,7 @@ def simulate_chunk(
     left = int(rounds)
     while left > 0:
         n = min(left, block)
-        acc, _ = _run(*t, rs, state, n, bool(risk), False, 0, False)
+        acc, _ = _call(d, t, rs, state, n, bool(risk), False, 0, False)
         for k in range(_N_ACC):
             totals[k] = max(totals[k], int(acc[k])) if k == A_MAX_WIN else totals[k] + int(acc[k])
         left -= n
