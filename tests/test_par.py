@@ -364,6 +364,16 @@ def test_pinguinos_lower_sheet(tmp_path: Path) -> None:
         assert_printed(p.figures[f"component:{name}"], v, name)
     for play, v in ex["rtp_by_play"].items():
         assert_printed(p.figures[f"play:{play}"], v, play)
+    # the promised RTP: the whole machine's cash return per play, as machine_best computes it
+    machine = ex["machine_rtp_by_play"]
+    lo, hi = machine["best"]["bounds"]
+    assert_printed(p.figures["machine:best"], Fraction(hi), "best play bound")
+    assert_printed(p.figures["machine:best:attained"], Fraction(lo), "best play attained")
+    for play in ("auto", "default", "auto_risk", "worst"):
+        for row in machine[play]["by_pairing"]:
+            for lines in (5, 8):
+                key = f"machine:{play}:{row['upper_stake']}:{lines}"
+                assert_printed(p.figures[key], row[f"rtp_{lines}_lines"], key)
     d = game.data()
     for r, strip in enumerate(d.strips):
         for sym, k in Counter(strip).items():

@@ -238,12 +238,14 @@ class PinguinosAdapter(Adapter):
             rows: list[list[Cell | str]] = [[p, pct_cell(v, f"play:{p}")] for p, v in plays.items()]
             return [
                 Table(
-                    "RTP by play",
+                    "Lower game alone by play (a Bonus at its cash worth)",
                     ["play", "RTP"],
                     rows,
-                    "auto: best holds and nudges, collect on ladders (the configured RTP); default: the "
-                    "suggested hold; auto_risk: every ladder played to its end.",
-                )
+                    f"A Bonus counts {exact.get('bonus_worth_cents')} cents, what the upper game returns per "
+                    "Bonus staked. best = auto: best holds and nudges, collect on ladders; default: the "
+                    "suggested hold; auto_risk: every ladder played to its end; worst: never hold or nudge.",
+                ),
+                self._machine_table(exact.get("machine_rtp_by_play", {})),
             ]
         rows = []
         for b in exact.get("by_bet", []):
@@ -265,6 +267,45 @@ class PinguinosAdapter(Adapter):
                 "RTP is over their long-run law (counter_distribution in `reelforge rtp --json`).",
             )
         ]
+
+    def _machine_table(self, machine: dict[str, Any]) -> Table:
+        """The promised RTP: the whole machine's cash return per play (``machine_rtp_by_play``)."""
+        rows: list[list[Cell | str]] = []
+        best = machine.get("best")
+        if best:
+            lo, hi = best["bounds"]
+            rows.append(
+                [
+                    "best (the promised RTP: no play returns more)",
+                    "every pairing",
+                    pct_cell(Fraction(hi), "machine:best"),
+                    pct_cell(Fraction(lo), "machine:best:attained"),
+                ]
+            )
+        for play, figure in machine.items():
+            if play == "best":
+                continue
+            for row in figure["by_pairing"]:
+                pairing = f"{self._eur(row['lower_bet'])} with {row['upper_bet']}"
+                mark = " ≈" if row.get("approximate") else ""
+                rows.append(
+                    [
+                        play + mark,
+                        pairing,
+                        pct_cell(row["rtp_5_lines"], f"machine:{play}:{row['upper_stake']}:5"),
+                        pct_cell(row["rtp_8_lines"], f"machine:{play}:{row['upper_stake']}:8"),
+                    ]
+                )
+        return Table(
+            "Whole machine: cash return by play",
+            ["play", "pairing", "5-line upper games (best: bound)", "8-line upper games (best: attained)"],
+            rows,
+            "Cash out over cash in, lower and upper games together; Bonuses, the counter and accumulators "
+            "internal. A pairing plays lower rounds until the Bonuses cover the upper bet, then upper games. "
+            "≈: AUTO-RISK's upper games win more Bonuses than they stake; the long run at the cap is "
+            "approximate. Proof and method: docs/games/los-3-pinguinos.md, 'The promised RTP'.",
+            id="machine-rtp",
+        )
 
     def max_win(self, exact: dict[str, Any]) -> MaxWin:
         d = self.d
