@@ -1,6 +1,7 @@
 // The game screen's autoplay (mixed into GameScreen): the dialog, then POST /autoplay and
 // /autoplay/next in a loop, each round presented like one played by hand; the stop button
-// and the stop reasons.  The server checks every limit and plays free spins on.
+// and the stop reasons.  The server checks every limit and plays free spins on; where it stops
+// for the player, the decision is shown and taken by hand.
 
 import { ApiError, Intent } from "./api.js";
 import { autoplayDialog, STOP_REASONS } from "./autoplay.js";
@@ -34,8 +35,11 @@ export const autoplayMethods = {
 
   async autoplayLoop() {
     this.stopRequested = false;
+    this.dismissStopNote();
     delete this.root.dataset.autoplayStop;
+    delete this.root.dataset.autoplayWaiting;
     this.updateControls();
+    let reason = null;
     try {
       while (this.autoplay?.running && !this.stopRequested && !this.destroyed) {
         this.round = null;
@@ -63,16 +67,42 @@ export const autoplayMethods = {
         await wait(250);
       }
     } finally {
-      const reason = this.stopRequested ? "cancelled" : this.autoplay?.stop_reason;
+      reason = this.stopRequested ? "cancelled" : this.autoplay?.stop_reason;
       if (this.autoplay) this.autoplay.running = false;
-      if (!this.destroyed) {
-        this.updateControls();
-        if (reason) this.showStopReason(reason);
-      }
+      if (!this.destroyed) this.updateControls();
     }
-    // A round autoplay left for the player (an Ice Diamonds pick) is played by hand.
-    if (this.round && this.round.status === "pending" && !this.destroyed) {
-      await this.playRound(this.round, this.round.events.length);
+    if (!this.destroyed) await this.afterAutoplay(reason);
+  },
+
+  /**
+   * The run is over: say why, and where it stopped for the player, show that decision (the
+   * round autoplay left, or the one the server holds in play), never "your decision is needed"
+   * over a machine with nothing to decide.
+   */
+  async afterAutoplay(reason) {
+    let waiting = this.round?.status === "pending" ? this.round : null;
+    if (!waiting && reason === "player_action") waiting = await this.roundInPlay();
+    if (reason) this.showStopReason(reason, waiting);
+    if (!waiting || this.destroyed) return;
+    if (waiting !== this.round) {
+      // Found on the server, not in the last reply: drawn as it stands, then decided by hand.
+      this.round = waiting;
+      this.pres.begin();
+      this.balance.hold({ balance: this.app.balance, round: waiting });
+      await this.renderer.restore(waiting);
+      this.setWin(waiting.win);
+    }
+    await this.playRound(waiting, waiting.events.length);
+  },
+
+  /** The game's round in play on the server, or null. */
+  async roundInPlay() {
+    try {
+      const reply = await this.api.get(`/rounds/pending?game=${encodeURIComponent(this.game.id)}`);
+      return reply.rounds[reply.rounds.length - 1] || null;
+    } catch (err) {
+      await this.app.handleError(err, this);
+      return null;
     }
   },
 
@@ -83,10 +113,24 @@ export const autoplayMethods = {
     if (round.status === "complete") await this.roundDone(round, reply);
   },
 
-  showStopReason(reason) {
-    const text = STOP_REASONS[reason] ? t(STOP_REASONS[reason]) : t("Autoplay stopped ({reason})", { reason });
+  /** The stop reason in words; `waiting`: the round left for the player's decision. */
+  showStopReason(reason, waiting = null) {
     this.root.dataset.autoplayStop = reason;
-    toast(text, reason === "spins_done" || reason === "cancelled" ? "info" : "warn", 5000).dataset.testid = "autoplay-stopped";
+    if (waiting) this.root.dataset.autoplayWaiting = String(waiting.id);
+    // A decision the server says is needed but no round holds: the run simply stopped.
+    const key = reason === "player_action" && !waiting ? "cancelled" : reason;
+    // A machine that shows the pause on its own displays (Los 3 Pinguinos' marquee) needs no toast.
+    if (this.renderer.autoplayStopped?.(reason, waiting)) return;
+    const text = STOP_REASONS[key] ? t(STOP_REASONS[key]) : t("Autoplay stopped ({reason})", { reason });
+    const note = toast(text, key === "spins_done" || key === "cancelled" ? "info" : "warn", 5000);
+    note.dataset.testid = "autoplay-stopped";
+    if (waiting) this.stopNote = note;
+  },
+
+  /** The pause's note goes as soon as the player takes the decision it asked for. */
+  dismissStopNote() {
+    this.stopNote?.remove();
+    this.stopNote = null;
   },
 
   async stopAutoplay() {

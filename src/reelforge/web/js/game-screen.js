@@ -121,6 +121,9 @@ export class GameScreen {
       },
       betIndex: () => this.levelIndex,
       refreshControls: () => this.updateControls(),
+      // What the session's profile allows (autoplay, buys, the game cycle) and its name ("gb").
+      rules: () => this.rules,
+      profile: () => this.app.session?.profile ?? null,
     };
     this.renderer = mod.createRenderer(ctx);
     this.pres.tiers = tiersFor(this.renderer, this.game);
@@ -402,6 +405,7 @@ export class GameScreen {
     // A machine's own request (its bet and mode), or false: it refused and said why.
     const own = mode === "base" ? this.renderer.roundRequest?.() : null;
     if (own === false) return;
+    this.dismissStopNote();
     await this.task(async () => {
       await this.waitCycle();
       const body = { game: this.game.id, stake: own ? own.stake : this.level.stake };
@@ -462,6 +466,7 @@ export class GameScreen {
       const choice = await this.nextDecision(round, restored);
       if (this.destroyed || !choice) return;
       restored = false;
+      this.dismissStopNote(); // "your decision is needed" goes once the decision is taken
       const body = { action: choice.name, expected_step: round.step };
       if (choice.choice !== null && choice.choice !== undefined) body.choice = choice.choice;
       const script = takeScript();

@@ -14,7 +14,9 @@
 //
 // CHANGE GAME (Shift or 0) switches the cabinet to the upper game (./pinguinos-upper.js), when
 // the machine's Bonuses cover its cheapest bet, and back; a round of the upper game (a reload,
-// an autoplay, a replay) switches to it by itself.
+// an autoplay, a replay) switches to it by itself.  The lamps that follow the session and the
+// Bonuses (AUTO-PLAY where the profile forbids it, CHANGE GAME lit or dark, an autoplay paused
+// for a decision) live in ./pinguinos-cabinet.js.
 
 import { newKey } from "../api.js";
 import { locale, t, tk } from "../i18n.js";
@@ -22,6 +24,7 @@ import { formatPercent } from "../money.js";
 import { countUp, h, topModal, wait } from "../ui.js";
 import { featureIntro, featureTotal } from "./common.js";
 import { TILE_ART } from "./pinguinos-art.js";
+import { autoplayAllowed, autoplayPaused, endPause, refuseAutoplay, sayPaused, showAutoplayRule, showChangeGame } from "./pinguinos-cabinet.js";
 import { ensureArt, Reel, STOPS, use } from "./pinguinos-parts.js";
 import { isUpper, UpperGame, upperRules } from "./pinguinos-upper.js";
 
@@ -204,7 +207,9 @@ class PinguinosRenderer {
     this.collectBtn.disabled = true;
     this.autoBtn = lampBtn("l3p-btn--auto", t("Auto"), "auto-advance", t("AUTO: the machine plays your nudges (Delete or /)"), () => this.toggleSetting("auto_advance"));
     this.riskBtn = lampBtn("l3p-btn--risk", t("Auto-risk"), "auto-risk", t("AUTO-RISK: every ladder prize is risked (*)"), () => this.toggleSetting("auto_risk"));
-    this.playBtn = lampBtn("l3p-btn--autoplay", t("Auto-play"), "machine-autoplay", t("AUTO-PLAY: games start by themselves (−)"), () => this.ctx.autoplay?.());
+    this.playBtn = lampBtn("l3p-btn--autoplay", t("Auto-play"), "machine-autoplay", t("AUTO-PLAY: games start by themselves (−)"), () => this.autoPlay());
+    this.playNote = h("span.l3p-btn__note", { "data-testid": "machine-autoplay-note", hidden: true });
+    this.playBtn.append(this.playNote); // where the profile forbids autoplay: why (./pinguinos-cabinet.js)
     this.changeBtn = lampBtn("l3p-btn--change", t("Change game"), "change-game", t("CHANGE GAME: the upper game and back (Shift or 0)"), () => this.changeGame());
     this.deck = h("div.l3p-deck", this.collectBtn, this.autoBtn, this.riskBtn, this.playBtn, this.changeBtn);
 
@@ -234,7 +239,10 @@ class PinguinosRenderer {
     this.center = h("div.l3p-center", this.disco, this.machine, this.deck);
     const keys = [[t("Space"), t("Play")], ["← ↓ →", t("Hold / advance")], ["⌫  +", t("Collect (hold: all)")], [t("Del  /"), t("Auto")], ["*", t("Auto-risk")],
       ["−", t("Auto-play")], ["↑  .", t("Bet")], ["⇧  0", t("Change game")]];
-    this.keys = h("div.l3p-keys", { "aria-hidden": "true" }, keys.flatMap(([k, what]) => [h("kbd", k), h("span", what)]));
+    const legend = keys.map(([k, what]) => ({ key: h("kbd", k), text: h("span", what) }));
+    this.autoplayKey = legend[5];
+    this.autoplayKey.text.dataset.testid = "key-autoplay";
+    this.keys = h("div.l3p-keys", { "aria-hidden": "true" }, legend.flatMap((l) => [l.key, l.text]));
     this.side = h("div.l3p-side", this.prizeLed.el, this.bonusLed.el, this.balanceLed.el, this.keys, this.bets);
     this.el = h("div.l3p", { "data-testid": "renderer-los-3-pinguinos", dataset: { phase: "idle" } },
       h("div.l3p-logo", h("span.l3p-logo__top", "Los 3"), h("span.l3p-logo__main", "Pingüinos")),
@@ -257,6 +265,8 @@ class PinguinosRenderer {
     this.collectBtn.addEventListener("pointerleave", () => this.upper.cancelHold());
     this.collectBtn.addEventListener("pointercancel", () => this.upper.cancelHold());
     this.syncSettings();
+    showAutoplayRule(this);
+    showChangeGame(this);
   }
 
   // -- helpers -------------------------------------------------------------------------------
@@ -333,6 +343,7 @@ class PinguinosRenderer {
     this.bonusLed.value.textContent = String(n);
     this.bonusLed.value.dataset.bonuses = String(n);
     if (flash) this.pulse(this.bonusLed.el);
+    if (this.upper) showChangeGame(this); // CHANGE GAME lights when the Bonuses cover the cheapest upper bet
   }
 
   setBalanceDisplay(minor) {
@@ -467,6 +478,8 @@ class PinguinosRenderer {
     this.playBtn.setAttribute("aria-pressed", String(Boolean(autoplay)));
     this.el.dataset.autoplay = autoplay ? "1" : "0";
     this.changeBtn.disabled = locked || this.switching;
+    showChangeGame(this);
+    showAutoplayRule(this);
     this.upper.controlsChanged({ locked });
     if (!locked && !this.presenting) this.setBalanceDisplay(this.ctx.balance?.() ?? null);
   }
@@ -475,6 +488,7 @@ class PinguinosRenderer {
 
   onKey(e) {
     const k = e.key;
+    if (this.upper.offer.onKey(e)) return true; // a refused upper bet's alternatives
     if (k === "Shift") {
       this.shiftAlone = !e.repeat || this.shiftAlone;
       return true; // CHANGE GAME on release, when no other key was pressed with it (Shift + 8 = *)
@@ -505,7 +519,7 @@ class PinguinosRenderer {
         this.toggleSetting("auto_risk");
         return true;
       case "-":
-        this.ctx.autoplay?.();
+        this.autoPlay();
         return true;
       case "ArrowLeft":
       case "1":
@@ -557,6 +571,17 @@ class PinguinosRenderer {
     }
   }
 
+  /** AUTO-PLAY (the button or −): the autoplay dialog, or stop it; where forbidden, why. */
+  autoPlay() {
+    if (!autoplayAllowed(this.ctx)) refuseAutoplay(this);
+    else this.ctx.autoplay?.();
+  }
+
+  /** The game screen: the autoplay stopped; true when the machine shows it (a paused decision). */
+  autoplayStopped(reason, round) {
+    return autoplayPaused(this, reason, round);
+  }
+
   // -- CHANGE GAME: the upper game and back ----------------------------------------------
 
   /** The game screen's hook: the next round's bet and mode (null: the lower game's own). */
@@ -601,6 +626,7 @@ class PinguinosRenderer {
   async switchTo(screen, instant = false) {
     if (this.screen === screen) return;
     delete this.el.dataset.refused;
+    this.upper.offer.close();
     const swap = () => {
       this.screen = screen;
       this.el.dataset.screen = screen;
@@ -690,6 +716,7 @@ class PinguinosRenderer {
       this.setMessage(t("DISCO!"), t("PLAY stops the lights"));
       this.startDisco();
     }
+    sayPaused(this); // an autoplay stopped for this decision: the marquee says so
     this.maybeAuto();
   }
 
@@ -702,6 +729,7 @@ class PinguinosRenderer {
     this.reelBtns.forEach((b) => (b.disabled = true));
     this.collectBtn.disabled = true;
     this.stopDisco();
+    endPause(this);
   }
 
   /** AUTO plays the suggested nudge; AUTO-RISK plays every ladder step. */
@@ -796,6 +824,7 @@ class PinguinosRenderer {
       r.el.classList.remove("l3p-reel--win");
     });
     this.reelBtns.forEach((b) => b.removeAttribute("aria-pressed"));
+    this.upper.offer.close();
     this.fx.replaceChildren();
     delete this.el.dataset.result;
     delete this.window.dataset.mask;

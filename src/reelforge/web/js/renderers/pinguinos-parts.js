@@ -10,7 +10,7 @@ export const STOPS = 16;
 const COPIES = 5; // the strip is drawn five times over: room to run and land
 
 export function ensureArt() {
-  for (const [id, file] of [["l3p-style", "pinguinos.css"], ["l3p-style-upper", "pinguinos-upper.css"]]) {
+  for (const [id, file] of [["l3p-style", "pinguinos.css"], ["l3p-style-upper", "pinguinos-upper.css"], ["l3p-style-cabinet", "pinguinos-cabinet.css"]]) {
     if (document.getElementById(id)) continue;
     document.head.append(h("link", { id, rel: "stylesheet", href: new URL(`../../css/${file}`, import.meta.url).href }));
   }

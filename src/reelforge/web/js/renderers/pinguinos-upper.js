@@ -12,6 +12,8 @@
 
 import { t, tk } from "../i18n.js";
 import { h } from "../ui.js";
+import { cheapestUpperBet } from "./pinguinos-cabinet.js";
+import { BetOffer } from "./pinguinos-bet-offer.js";
 import { shortMoney } from "./pinguinos-minigames.js";
 import { buildBoard, describeUpper, upperPaytable } from "./pinguinos-upper-board.js";
 import { UpperShow } from "./pinguinos-upper-show.js";
@@ -50,6 +52,7 @@ export class UpperGame extends UpperShow {
     this.choosers = {};
     this.holdTimer = null;
     this.swallowClick = false;
+    this.offer = new BetOffer(this); // a refused bet's alternatives
     buildBoard(this);
     this.reels.forEach((r, i) => r.place((IDLE_STOPS[i] ?? 0) % Math.max(1, r.codes.length)));
     this.refreshBet();
@@ -109,7 +112,7 @@ export class UpperGame extends UpperShow {
 
   /** The Bonuses the cheapest upper bet on offer takes (null: none is offered). */
   lowestBonuses() {
-    return this.bets.length ? Math.min(...this.bets.map((b) => b.bonuses)) : null;
+    return cheapestUpperBet(this)?.bonuses ?? null;
   }
 
   // -- the bet -----------------------------------------------------------------------------
@@ -160,6 +163,7 @@ export class UpperGame extends UpperShow {
     }
     this.m.el.dataset.refused = "bet";
     this.ctx.sound?.play("error");
+    this.offer.show(b); // no dead end: the cheaper bets covered, or back to the lower game
   }
 
   refreshBet() {
@@ -340,6 +344,7 @@ export class UpperGame extends UpperShow {
   /** The machine's keys on the upper screen (section 4.1); true when used. */
   onKey(e) {
     const k = e.key;
+    if (this.offer.onKey(e)) return true;
     if (this.ctx.autoplayRunning?.()) {
       if (k === "-") this.ctx.autoplay?.();
       else if (k === "*") this.m.toggleSetting("auto_risk");
@@ -355,7 +360,7 @@ export class UpperGame extends UpperShow {
         this.m.toggleSetting("auto_risk");
         return true;
       case "-":
-        this.ctx.autoplay?.();
+        this.m.autoPlay();
         return true;
       case "ArrowLeft":
       case "1":
