@@ -10,7 +10,7 @@ real ``reelforge serve`` process, SQLite, scripted draws each dealt in-process f
   played) and, with none left, the way back to the lower game;
 * an autoplay of lower games with AUTO off that stops for a nudge offer shows that decision (the
   nudge lamps and HOLD / ADVANCE lit, the marquee saying autoplay paused), not a note over an
-  idle machine.
+  idle machine, also when the stopping reply comes without its round (found on the server).
 
 Screenshots (desktop 1366 x 768, phone 390 x 844): test-artifacts/screenshots/cabinet-*.png.
 """
@@ -352,9 +352,28 @@ def test_a_refused_upper_bet_offers_the_cheaper_bets_or_the_lower_game(
 # -- an autoplay paused for the player's nudges shows them ---------------------------------------------
 
 
-def test_autoplay_with_auto_off_stops_at_nudges_and_shows_them(tab: Tab, operator: Operator) -> None:
-    token = operator.player("cab-autoplay", EUROS * 1000, currency="EUR")
+STRIPPED: list[int] = []
+
+
+def strip_the_waiting_round(route: Any) -> None:
+    """The stopping reply of autoplay/next without its round (as a reply replayed or cut short
+    would be): the client must find the round in play on the server and show its decision."""
+    response = route.fetch()
+    body = response.json()
+    if body.get("autoplay", {}).get("stop_reason") == "player_action":
+        STRIPPED.append(body["round"]["id"])
+        body["round"] = None
+    route.fulfill(response=response, json=body)
+
+
+@pytest.mark.parametrize("reply_without_round", [False, True], ids=["reply", "reply-without-round"])
+def test_autoplay_with_auto_off_stops_at_nudges_and_shows_them(
+    tab: Tab, operator: Operator, reply_without_round: bool
+) -> None:
+    token = operator.player(f"cab-autoplay-{reply_without_round}", EUROS * 1000, currency="EUR")
     page = tab.page
+    if reply_without_round:
+        page.route("**/api/v1/autoplay/next", strip_the_waiting_round)
     open_machine(tab, token)
     assert attr(tab, "data-auto-advance") == "0" and attr(tab, "data-auto-risk") == "0"
     for _ in range(5):  # each run: up to 100 games from the server's draws, until a nudge offer
@@ -379,6 +398,8 @@ def test_autoplay_with_auto_off_stops_at_nudges_and_shows_them(tab: Tab, operato
     nudges = waiting[0]["state"]["nudges_left"]
     page.wait_for_selector(f"{MACHINE}[data-decision='nudge'][data-autoplay-paused='{waiting[0]['id']}']")
     assert attr(tab, "data-autoplay-waiting", ".game") == str(waiting[0]["id"])
+    stripped = [waiting[0]["id"]] if reply_without_round else []
+    assert stripped == STRIPPED  # the reply came without its round (or untouched)
     assert attr(tab, "data-left", "[data-testid=nudge-lamps]") == str(nudges)
     assert page.locator(".l3p-lamp.is-on").count() == nudges
     assert all(page.locator(f"[data-testid=reel-btn-{r}]").is_enabled() for r in range(3))
@@ -387,7 +408,8 @@ def test_autoplay_with_auto_off_stops_at_nudges_and_shows_them(tab: Tab, operato
     assert page.locator("[data-testid=autoplay-stopped]").count() == 0  # no note over the marquee
     spins = [e for e in waiting[0]["events"] if e["type"] == "spin"]
     assert json.loads(attr(tab, "data-stops", "[data-testid=reels]") or "[]") == spins[-1]["stops"]
-    shot(tab, "08-autoplay-paused-nudges", phone=True)
+    if not reply_without_round:
+        shot(tab, "08-autoplay-paused-nudges", phone=True)
 
     # COLLECT keeps the line; the round goes on by hand to its end; nothing says "decision needed".
     settled = """s => { const m = document.querySelector('.l3p'); const g = document.querySelector('.game');
