@@ -6,8 +6,8 @@ plays all its games or stops with ``player_action`` on a round that is in play, 
 decision that needs the player (the nudges: the only decision the seed's AUTO-PLAY leaves to a
 person while AUTO is off) and is the game's pending round; every completed round was played the
 way the seed's AUTO-PLAY plays it (the suggested hold, the Disco stopped, every ladder
-collected).  A game whose ``auto_action`` answers None where no one has to decide (Reign of
-Gnomes' Dragon Spins, patched so) does not stop the run: the server plays the default there.
+collected).  (A game's ``None`` is the player's settings leaving a step to the player, which
+the server respects even at a step that needs no decision: tests/test_server_play_settings.py.)
 """
 
 from __future__ import annotations
@@ -88,31 +88,3 @@ def test_many_lower_games_with_auto_off_stop_only_at_a_decision_the_round_has(ap
             break
     assert stops >= 2, stops  # real decisions were met (and nothing else stopped the runs)
     assert {"hold", "collect"} <= kinds, kinds  # holds and ladders were resolved by autoplay
-
-
-def test_a_none_where_no_one_must_decide_does_not_stop_the_run(api, server, monkeypatch) -> None:
-    gnomes = server.game("reign-of-gnomes")
-    monkeypatch.setattr(gnomes, "auto_action", lambda round_, settings: None)
-    token = api.new_player("gnomes", 1_000_000)
-    body = {"game": "reign-of-gnomes", "stake": 40, "spins": 400, "loss_limit": 1_000_000}
-    api.call("POST", "/autoplay", token=token, json=body, expect=201)
-    free_spins = 0
-    while True:
-        reply = api.call("POST", "/autoplay/next", token=token, expect=200)
-        ap, rnd = reply["autoplay"], reply["round"]
-        if rnd is not None and rnd["status"] == "complete":
-            steps = recall(api, token, rnd["id"])["steps"]
-            free_spins += sum(s["action"]["name"] == "spin" for s in steps[1:])
-        if not ap["running"]:
-            if ap["stop_reason"] == "player_action":  # only at a pick, which needs the player
-                assert rnd["status"] == "pending" and any(a["needs_player"] for a in rnd["actions"])
-                finish_by_hand(api, token, rnd)
-                if not ap["spins_left"]:
-                    break
-                api.call(
-                    "POST", "/autoplay", token=token, json={**body, "spins": ap["spins_left"]}, expect=201
-                )
-                continue
-            assert ap["stop_reason"] == "spins_done", ap
-            break
-    assert free_spins > 0  # Dragon Spins (no one decides them) were played through, not stopped at

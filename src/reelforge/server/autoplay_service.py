@@ -159,12 +159,8 @@ class Autoplays:
                 # The game says what these settings play here; None: a human must decide.
                 action = game.auto_action(rnd, settings)
                 if action is None:
-                    if any(spec.needs_player for spec in rnd.actions):
-                        ap.stop("player_action")  # the round waits for the decision it offers
-                        break
-                    # No step here needs a person: autoplay never stops for a decision the
-                    # round does not have; it plays the game's default, as the sweeper would.
-                    action = rnd.default_action()
+                    ap.stop("player_action")
+                    break
                 try:
                     rnd.allowed(action)
                 except InvalidAction as exc:
