@@ -1492,7 +1492,7 @@ class PinguinosRenderer {
     const levels = g.bet_levels;
     const fmt = this.ctx.format;
     return h("div.rules", { "data-testid": "rules" },
-      h("p.rules__rtp", withNodes(t("Theoretical return to player (RTP): {rtp} (with the best play, AUTO; Bonuses counted at {value} each).", { value: fmt(g.bonus_value) }),
+      h("p.rules__rtp", withNodes(t("Theoretical return to player (RTP): {rtp}, the whole machine's cash return (lower and upper games together) with the best play, which AUTO plays. Bonuses have no cash value outside the upper game."),
         { rtp: h("strong", { "data-testid": "rtp" }, formatPercent(g.rtp, 2)) })),
       h("ul",
         h("li", t("Three reels of 16 symbols; prizes on the red center line. Bets: {bets}. Every prize is scaled to the bet.", { bets: levels.map((l) => fmt(l.stake)).join(", ") })),
