@@ -107,22 +107,41 @@ def moved(stops: Stops, vector: Iterable[int]) -> Stops:
     return a, b, c
 
 
-VECTORS = [v for v in product(range(5), repeat=3) if 1 <= sum(v) <= 4]
+VECTORS = [v for v in product(range(5), repeat=3) if 1 <= sum(v) <= 4]  # "a maximum of four"
+FEW = 2  # "a few more spins of any reel": at most two nudges
+
+
+def improves(stops: Stops, after: tuple[str, str, str], held: bool = False, d: LowerData = D) -> bool:
+    """``after`` improves the line at ``stops``: cash or the Disco; or, from a paid game's line
+    with no prize and no pair, a pair for a held game."""
+    now = line(stops, d)
+    kind = judge(now, d)[0]
+    if kind in ("cash", "disco"):
+        return False
+    if judge(after, d)[0] in ("cash", "disco"):
+        return True
+    lost = kind == "none" and not held and not has_pair(now, d)
+    return lost and judge(after, d)[0] == "none" and has_pair(after, d)
+
+
+def fewest(stops: Stops, held: bool = False, d: LowerData = D) -> int | None:
+    """The fewest nudges (all reels together, at most four) that improve the line, or None."""
+    hits = [sum(v) for v in VECTORS if improves(stops, line(moved(stops, v), d), held, d)]
+    return min(hits, default=None)
 
 
 def near_miss(stops: Stops, held: bool = False, d: LowerData = D) -> bool:
-    """No prize (or Bonuses) that up to four nudges could turn into cash or the Disco, or (no
-    prize, paid game) into a pair for a held game."""
-    kind, _ = judge(line(stops, d), d)
-    if kind in ("cash", "disco"):
-        return False
-    for v in VECTORS:
-        after = line(moved(stops, v), d)
-        if judge(after, d)[0] in ("cash", "disco"):
-            return True
-        if kind == "none" and not held and judge(after, d)[0] == "none" and has_pair(after, d):
-            return True
-    return False
+    """ "A few more spins of any reel could have resulted in a prize or the possibility of
+    holding two reels": at most ``FEW`` nudges improve the line."""
+    m = fewest(stops, held, d)
+    return m is not None and m <= FEW
+
+
+def counts(stops: Stops, held: bool = False, d: LowerData = D) -> dict[int, int]:
+    """The count weights an offer at ``stops`` draws from: the counts that can improve it."""
+    m = fewest(stops, held, d)
+    assert m is not None
+    return {n: w for n, w in d.nudges.count.items() if n >= m}
 
 
 ALL: list[Stops] = [(a, b, c) for a in range(N) for b in range(N) for c in range(N)]
@@ -159,13 +178,16 @@ def game(
     spinning: Iterable[int] = (0, 1, 2),
     d: LowerData = D,
 ) -> list[int]:
-    """Step 1-2: the spinning reels' stops, then, on a near miss, the nudge offer (declined
-    unless ``nudges``) and the number of nudges."""
+    """Step 1-2: the spinning reels' stops, then, on a near miss (never in a held game that
+    spins every reel: nudges come "after a game played with two or one reel held"), the nudge
+    offer (declined unless ``nudges``) and the number of nudges, drawn among the counts that
+    can improve the line."""
+    spinning = tuple(spinning)
     draws = [stops[r] for r in spinning]
-    if near_miss(stops, held, d):
+    if near_miss(stops, held, d) and not (held and len(spinning) == 3):
         draws.append(chance(d.nudges.offer, nudges is not None))
         if nudges is not None:
-            draws.append(pick(d.nudges.count, nudges))
+            draws.append(pick(counts(stops, held, d), nudges))
     else:
         assert nudges is None, f"{stops} {line(stops, d)} is no near miss: no nudges can be offered"
     return draws

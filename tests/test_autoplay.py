@@ -53,9 +53,12 @@ def test_stops_on_win_limits(gnomes) -> None:
 
 
 def test_free_spins_play_on_but_a_pick_stops_autoplay(gnomes, gnomes_data) -> None:
-    script = trigger_script(gnomes_data) + [wheel_draw(gnomes_data, "x3")] + [0] * 5 + [
-        wheel_draw(gnomes_data, "ice_diamonds")
-    ]
+    script = (
+        trigger_script(gnomes_data)
+        + [wheel_draw(gnomes_data, "x3")]
+        + [0] * 5
+        + [wheel_draw(gnomes_data, "ice_diamonds")]
+    )
     ap = Autoplay.begin(AutoplayLimits(spins=10, loss_limit=4000), stake=40)
     _, rounds = run_autoplay(gnomes, ap, 10_000, ScriptedRandom(script, SeededRandom(6)))
     assert ap.stop_reason == "player_action" and len(rounds) == 1

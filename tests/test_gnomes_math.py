@@ -89,8 +89,10 @@ def _load_modified(change) -> GnomesData:
         (lambda r: r["base_reels"]["strips"].__setitem__(0, "KG A WI Q J"), "reels 2-4 only"),
         (lambda r: r["wheel"][0].pop("multiplier"), "needs 'multiplier'"),
         (lambda r: r["ice_diamonds"].__setitem__("diamonds", 20), "fewer than the stones"),
-        (lambda r: r["random_wild_sets"][0].__setitem__("strips", r["free_reels"]["strips"][1:4]),
-         "no reel guarantees"),
+        (
+            lambda r: r["random_wild_sets"][0].__setitem__("strips", r["free_reels"]["strips"][1:4]),
+            "no reel guarantees",
+        ),
         (lambda r: r["scatter_pays"].pop("5"), "same scatter counts"),
         (lambda r: r["game"].__setitem__("coins", []), "coins"),
     ],

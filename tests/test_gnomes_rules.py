@@ -167,7 +167,7 @@ def test_every_step_round_trips_through_json_and_resumes_identically(gnomes, gno
     for k, step in enumerate(steps[:-1]):
         restored = Round.model_validate_json(step.model_dump_json())
         assert restored == step
-        rng = ReplayRandom(draws[draws_at[k]:])
+        rng = ReplayRandom(draws[draws_at[k] :])
         rnd = restored
         for action in actions[k:]:
             rnd = gnomes.act(Round.model_validate_json(rnd.model_dump_json()), action, rng)
@@ -192,8 +192,12 @@ def test_max_win_cap_ends_the_round_at_5000x(gnomes, gnomes_data) -> None:
     best_stops = []
     for strip in stw:  # the stop showing the most Gnome Kings (or wilds) on each reel
         n = len(strip)
-        best_stops.append(max(range(n), key=lambda s, st=strip, n=n: sum(
-            st[(s + r) % n] in ("KG", d.wild) for r in range(3))))
+        best_stops.append(
+            max(
+                range(n),
+                key=lambda s, st=strip, n=n: sum(st[(s + r) % n] in ("KG", d.wild) for r in range(3)),
+            )
+        )
     big = d.spin_to_win.window(best_stops)
     big_credits = sum(w.credits for w in evaluate_ways(big, d.ways_pays, d.wild))
     cap = d.game.max_win * d.game.base_credits

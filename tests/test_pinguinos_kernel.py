@@ -23,7 +23,13 @@ from reelforge.engine.round import Action
 from reelforge.games.los_3_pinguinos import LosTresPinguinos, strategy
 from reelforge.games.los_3_pinguinos import kernel as K
 from reelforge.games.los_3_pinguinos.data_model import LowerData
-from reelforge.games.los_3_pinguinos.payline import evaluate, line_symbols, nudge_offerable, vertical_hits
+from reelforge.games.los_3_pinguinos.payline import (
+    evaluate,
+    fewest_nudges,
+    line_symbols,
+    nudge_offerable,
+    vertical_hits,
+)
 from reelforge.rng import SeededRandom
 
 VARIANTS = ("95", "90", "80", "70")
@@ -162,6 +168,8 @@ def test_tables_are_the_rules_per_stop_index(game: LosTresPinguinos) -> None:
         assert t.vert[i] == vertical_hits(d, stops)
         for held in (0, 1):
             assert bool(t.near[held, i]) == nudge_offerable(d, stops, o, bool(held)), (stops, held)
+            if t.near[held, i]:
+                assert t.near[held, i] == fewest_nudges(d, stops, o, bool(held)), (stops, held)
 
 
 def test_nudge_tables_walk_the_rules_decisions(game: LosTresPinguinos) -> None:

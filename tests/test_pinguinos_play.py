@@ -23,6 +23,7 @@ from pinguinos_helpers import (
     actions,
     done,
     events,
+    fewest,
     find,
     game,
     has_pair,
@@ -471,9 +472,13 @@ def test_auto_advance_plays_the_nudges_worth_most(settings: dict[str, bool]) -> 
     checked = 0
     for n in (1, 2, 4):
         for s in [
-            find(lambda sym: judge(sym)[0] == "none", near=True),
-            find(lambda sym: judge(sym)[0] == "bonus", near=True),
-            find(lambda sym: judge(sym)[0] == "none" and has_pair(sym), near=True),
+            find(lambda sym: judge(sym)[0] == "none", near=True, also=lambda t: fewest(t) == 1),
+            find(lambda sym: judge(sym)[0] == "bonus", near=True, also=lambda t: fewest(t) == 1),
+            find(
+                lambda sym: judge(sym)[0] == "none" and has_pair(sym),
+                near=True,
+                also=lambda t: fewest(t) == 1,
+            ),
         ]:
             rnd = GAME.start(20, scripted(game(s, nudges=n)))
             assert GAME.auto_action(rnd, MANUAL) is None and GAME.auto_action(rnd, {}) is None

@@ -17,12 +17,16 @@ from pinguinos_helpers import (
     WI,
     D,
     actions,
+    chance,
+    counts,
     done,
     events,
+    fewest,
     find,
     game,
     has_pair,
     hold_offer,
+    improves,
     judge,
     line,
     moved,
@@ -34,7 +38,16 @@ from pinguinos_helpers import (
     types,
 )
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
-from reelforge.rng import SeededRandom
+from reelforge.games.los_3_pinguinos.payline import (
+    FEW_NUDGES,
+    count_weights,
+    evaluate,
+    fewest_nudges,
+    line_symbols,
+    nudge_offerable,
+    nudge_vectors,
+)
+from reelforge.rng import ScriptedRandom, SeededRandom
 
 DIRECT = [s for s in D.pays if s not in D.blue and s not in D.yellow]  # paid at once
 NONE = {"bonuses": 0, "vertical_lines": 0, "accumulators": {}}
@@ -489,3 +502,100 @@ def test_the_counter_counts_the_line_after_the_nudges_and_after_each_game() -> N
     after = GAME.act(rnd, Action(name="hold", choice=mask), scripted(game(new, held=True, spinning=free)))
     assert [e["hits"] for e in events(after, "vertical_lines")] == [1, hits]
     assert after.player_state == {**NONE, "vertical_lines": 1 + hits}
+
+
+# -- nudges: the seed's near miss ("a few more spins"), after one or two reels held ----------
+
+
+class _Ranges:
+    """Deals a script and records the range of every draw the rules ask for."""
+
+    def __init__(self, rng: ScriptedRandom) -> None:
+        self.rng, self.ranges = rng, []  # type: list[int]
+
+    def randbelow(self, n: int) -> int:
+        self.ranges.append(n)
+        return self.rng.randbelow(n)
+
+
+def test_a_held_game_spinning_every_reel_is_never_offered_nudges() -> None:
+    """ "After a game played with two or one reel held": hold mask 0 spins every reel, and no
+    held-game near miss it lands on draws an offer (only the three stops are drawn)."""
+    rnd, _ = _hold_round()
+    nears = [t for t in ALL if near_miss(t, held=True)]
+    assert nears
+    for new in nears:
+        rng = scripted(list(new))
+        after = GAME.act(rnd, Action(name="hold", choice=0), rng)
+        assert "nudge_offer" not in types(after) and events(after, "spin")[-1]["stops"] == list(new)
+        done(after, rng)
+
+
+@pytest.mark.parametrize("mask", [1, 2, 4, "suggested"])
+def test_a_held_game_with_one_or_two_reels_held_may_offer_nudges(mask: int | str) -> None:
+    rnd, s = _hold_round()
+    hold = rnd.state["suggested_hold"] if mask == "suggested" else mask
+    assert isinstance(hold, int)
+    free = [r for r in range(3) if not hold >> r & 1]
+
+    def keeps(t: tuple[int, int, int]) -> bool:
+        return all(t[r] == s[r] for r in range(3) if r not in free)
+
+    new = find(lambda sym: judge(sym)[0] == "none", near=True, held=True, also=keeps)
+    n = min(counts(new, held=True))
+    rng = scripted(game(new, held=True, nudges=n, spinning=free))
+    after = GAME.act(rnd, Action(name="hold", choice=hold), rng)
+    assert only(after, "nudge_offer")["nudges"] == n and after.state["phase"] == "nudge" and not rng.script
+
+
+def test_a_line_three_nudges_from_an_improvement_is_no_near_miss() -> None:
+    s = find(_lost, near=None, also=lambda t: fewest(t) == 3 and _no_marks(t))
+    o = evaluate(D, line_symbols(D, s))
+    assert fewest_nudges(D, s, o, False) == 3 and not nudge_offerable(D, s, o, False)
+    rng = scripted(list(s))  # the three stops: no offer draw, no hold draw
+    rnd = GAME.start(20, rng)
+    assert types(rnd) == ["spin", "no_prize", "round_end"]
+    done(rnd, rng)
+
+
+@pytest.mark.parametrize("m", [1, 2])
+def test_the_count_is_drawn_among_the_counts_that_can_improve_the_line(m: int) -> None:
+    s = find(_lost, near=True, also=lambda t: fewest(t) == m)
+    table = {n: w for n, w in D.nudges.count.items() if n >= m}
+    assert count_weights(D, m) == table
+    for n in (n for n, w in table.items() if w):
+        rng = _Ranges(scripted(game(s, nudges=n)))
+        rnd = GAME.start(20, rng)  # type: ignore[arg-type]
+        assert only(rnd, "nudge_offer")["nudges"] == n and not rng.rng.script
+        offer = D.nudges.offer.yes + D.nudges.offer.no
+        assert rng.ranges == [
+            16,
+            16,
+            16,
+            offer,
+            sum(table.values()),
+        ]  # the count drawn at the restricted total
+    # the last value of the restricted total draws the largest count
+    rnd = GAME.start(20, scripted(list(s), chance(D.nudges.offer, True), sum(table.values()) - 1))
+    assert only(rnd, "nudge_offer")["nudges"] == max(n for n, w in table.items() if w)
+
+
+@pytest.mark.parametrize("variant", GAME.variants)
+def test_every_offered_count_can_improve_the_line(variant: str) -> None:
+    """Over the 4,096 stops, paid and held game: every near miss is at most FEW_NUDGES from an
+    improvement (the oracle's), and every count the offer can draw there reaches one: some
+    vector of at most that many nudges improves the line.  The rules agree with the oracle."""
+    d = GAME.data(variant)
+    offers = 0
+    for held in (False, True):
+        for s in ALL:
+            o = evaluate(d, line_symbols(d, s))
+            assert nudge_offerable(d, s, o, held) == near_miss(s, held, d), (s, held)
+            if not near_miss(s, held, d):
+                continue
+            assert fewest_nudges(d, s, o, held) == fewest(s, held, d) <= FEW_NUDGES
+            for n, w in count_weights(d, fewest(s, held, d) or 0).items():
+                if w:
+                    assert any(improves(s, line(moved(s, v), d), held, d) for v in nudge_vectors(n)[1:])
+                    offers += 1
+    assert offers > 0

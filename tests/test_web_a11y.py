@@ -304,4 +304,3 @@ def test_reduced_motion_stops_animations(
             assert state["duration"] >= 1 and state["running"] >= 1
     finally:
         next(gen, None)
-

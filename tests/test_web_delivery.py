@@ -128,13 +128,13 @@ def test_a_new_release_gets_new_urls_at_once(tmp_path: Path) -> None:
     c = TestClient(Starlette(routes=[Mount("/", ClientFiles(root))]))
     before = c.get("/").text
     old = re.search(r'"\./js/ui\.js\?v=([0-9a-f]+)"', before).group(1)
-    css = re.search(r'css/app\.css\?v=([0-9a-f]+)', before).group(1)
+    css = re.search(r"css/app\.css\?v=([0-9a-f]+)", before).group(1)
     time.sleep(0.01)
     (root / "js/ui.js").write_text((root / "js/ui.js").read_text() + "\n// release 2\n")
     after = c.get("/").text
     new = re.search(r'"\./js/ui\.js\?v=([0-9a-f]+)"', after).group(1)
     assert new != old
-    assert re.search(r'css/app\.css\?v=([0-9a-f]+)', after).group(1) == css  # unchanged file, same URL
+    assert re.search(r"css/app\.css\?v=([0-9a-f]+)", after).group(1) == css  # unchanged file, same URL
     assert c.get(f"/js/ui.js?v={new}").text.endswith("// release 2\n")
     assert c.get(f"/js/ui.js?v={new}").headers["cache-control"] == YEAR
     assert c.get(f"/js/ui.js?v={old}").headers["cache-control"] == "no-cache"

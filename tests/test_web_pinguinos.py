@@ -25,7 +25,13 @@ import pytest
 from reelforge.engine.round import Action, Round
 from reelforge.games import get_game
 from reelforge.games.los_3_pinguinos.data_model import LowerData
-from reelforge.games.los_3_pinguinos.payline import evaluate, line_symbols, nudge_offerable
+from reelforge.games.los_3_pinguinos.payline import (
+    FEW_NUDGES,
+    count_weights,
+    evaluate,
+    fewest_nudges,
+    line_symbols,
+)
 from reelforge.rng import ScriptedRandom
 from server_process import ServerProcess
 from web_support import (
@@ -78,11 +84,12 @@ def game_draws(
     ``nudges`` times, or refused), and the hold offer (``hold``) where they draw one."""
     out = [stops[r] for r in spinning]
     outcome = evaluate(d, line_symbols(d, tuple(stops)))  # type: ignore[arg-type]
-    if nudge_offerable(d, tuple(stops), outcome, held):  # type: ignore[arg-type]
+    m = fewest_nudges(d, tuple(stops), outcome, held)  # type: ignore[arg-type]
+    if m is not None and m <= FEW_NUDGES and not (held and len(spinning) == 3):
         if nudges is None:
             out.append(0)
         else:
-            out += [d.nudges.offer.no, before(d.nudges.count, nudges)]
+            out += [d.nudges.offer.no, before(count_weights(d, m), nudges)]
             return out
     else:
         assert nudges is None, f"no near miss at {stops}: nudges cannot be offered"

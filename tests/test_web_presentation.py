@@ -97,11 +97,17 @@ def base_spins(limit: int = 300_000) -> dict[str, tuple[list[int], dict[str, Any
             continue
         w = rnd.win
         kind = (
-            "return" if 0 < w < STAKE else
-            "plain" if STAKE < w < 10 * STAKE else
-            "big" if 15 * STAKE <= w < 40 * STAKE else
-            "mega" if 40 * STAKE <= w < 100 * STAKE else
-            "epic" if w >= 100 * STAKE else None
+            "return"
+            if 0 < w < STAKE
+            else "plain"
+            if STAKE < w < 10 * STAKE
+            else "big"
+            if 15 * STAKE <= w < 40 * STAKE
+            else "mega"
+            if 40 * STAKE <= w < 100 * STAKE
+            else "epic"
+            if w >= 100 * STAKE
+            else None
         )
         if kind:
             found.setdefault(kind, (stops, ev))

@@ -11,8 +11,9 @@ exact fraction:
    nudges of ``strategy.tables(d, play)`` walked one move at a time as the rules take them
    (``best_nudge`` then ``first_move``, again), the hold ``strategy.values(d, play).hold_mask``
    (the best one, or the suggested pair under the default play).  Chances are integers over
-   a common denominator (16³ stops, the nudge offer and count tables, the hold offer, the
-   16^k stops a held game spins, its own nudges), turned into fractions at the end.
+   a common denominator (16³ stops, the nudge offer and the count tables (each offer's table
+   keeps the counts reaching an improvement, all scaled to the lcm of their totals), the hold
+   offer, the 16^k stops a held game spins, its own nudges), turned into fractions at the end.
 2. **What a line pays** (:func:`prize_law`): cash at once, or collected from its ladder (AUTO
    and the default play), or the ladder played to its end (AUTO-RISK: an absorbing Markov
    chain over the scale's levels, :func:`ladder_laws`, whose absorption chances are solved
@@ -33,12 +34,14 @@ import time
 from collections import Counter
 from fractions import Fraction
 from itertools import product
+from math import lcm
 from typing import Any
 
 from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.memo import by_identity
 from reelforge.money import BetLevel, InvalidBet
 
+from . import payline
 from . import strategy as S
 from .data_model import STOPS, LowerData
 from .payline import evaluate, line_symbols
@@ -91,8 +94,13 @@ def line_law(d: LowerData, play: str) -> dict[Atom, Fraction]:
     moves, _ = S.tables(d, play)
     hold_mask = S.values(d, play).hold_mask
     offer_no, offer_yes = d.nudges.offer.weights
-    counts = [(n, w) for n, w in d.nudges.count.items() if w]
-    count_total = sum(d.nudges.count.values())
+    # An offer's count table keeps the counts reaching an improvement (payline.count_weights):
+    # its total depends on the fewest nudges m, so every table is scaled to their lcm.
+    tables = {m: payline.count_weights(d, m) for m in range(1, payline.FEW_NUDGES + 1)}
+    count_total = lcm(*(sum(t.values()) for t in tables.values()))
+    counts = {
+        m: [(n, w * (count_total // sum(t.values()))) for n, w in t.items() if w] for m, t in tables.items()
+    }
     nudge_den = (offer_no + offer_yes) * count_total  # the denominator landing adds
 
     def landed(final: list[Counter[Atom]], held: bool) -> list[Counter[Atom]]:
@@ -108,7 +116,7 @@ def line_law(d: LowerData, play: str) -> dict[Atom, Fraction]:
             else:
                 for a, w in final[i].items():
                     law[a] += w * offer_no * count_total
-                for n, wn in counts:
+                for n, wn in counts[near[i]]:
                     for a, w in final[_nudge_end(moves, int(held), i, n)].items():
                         law[a] += w * offer_yes * wn
             out.append(law)
@@ -117,8 +125,8 @@ def line_law(d: LowerData, play: str) -> dict[Atom, Fraction]:
     landed_held = landed([Counter({a: 1}) for a in atoms], held=True)  # over nudge_den
     n_all = len(S.ALL_STOPS)
     respin_all: Counter[Atom] = Counter()
-    for law in landed_held:
-        respin_all.update(law)  # over nudge_den x 16^3
+    for a in atoms:  # a held game spinning every reel is offered no nudges: its lines as landed
+        respin_all[a] += nudge_den  # over nudge_den x 16^3
     holds: dict[tuple[int, tuple[int, ...]], Counter[Atom]] = {}
 
     def hold_law(stops: S.Stops, mask: int) -> Counter[Atom]:

@@ -11,11 +11,12 @@ docstring, so that fed the same PCG64DXSM state it deals the same rounds;
 draws:
 
 1. three stops, left to right (``randbelow(16)`` each);
-2. on a near miss, the ``nudges.offer`` draw and, when offered, the ``nudges.count`` draw
-   (the nudges themselves draw nothing: they follow the decision table);
+2. on a near miss, the ``nudges.offer`` draw and, when offered, the count draw over the
+   ``nudges.count`` weights of the counts that reach an improvement (``payline.count_weights``;
+   the nudges themselves draw nothing: they follow the decision table);
 3. on a line without a prize but with a pair, the ``hold`` draw; offered, the reels not
    held spin again (one stop each, left to right) as the held game, which may again be
-   offered nudges (step 2) but no hold;
+   offered nudges (step 2; not when every reel spins) but no hold;
 4. on the Disco, one ``disco_game.prizes`` draw per penguin, then ``randbelow(penguins)``
    for the one it stops on.  Collecting a ladder draws nothing.
 
@@ -47,7 +48,7 @@ from reelforge.engine.stats import SimStats
 
 from . import strategy
 from .data_model import N_REELS, STOPS, LowerData
-from .payline import evaluate, line_symbols, nudge_vectors
+from .payline import FEW_NUDGES, count_weights, evaluate, line_symbols, nudge_vectors
 
 N_INDEX = STOPS**N_REELS
 PLAY = "auto"  # the play the kernel plays (strategy.PLAYS): best holds and nudges, collect
@@ -59,8 +60,10 @@ K_NONE, K_CASH, K_BONUS, K_DISCO = range(4)
 LADDERS = (None, "sube_bonos", "sube_nada")
 L_NONE, L_SUBE_BONOS, L_SUBE_NADA = range(3)
 
-# ranges of the draws: (n, largest raw word kept) rows
-G_OFFER, G_COUNT, G_HOLD, G_DISCO, G_PENGUIN = range(5)
+# ranges of the draws: (n, largest raw word kept) rows; the count draw's range depends on the
+# fewest improving nudges m (its table keeps the counts >= m): row G_COUNT + m, m = 1..FEW_NUDGES
+G_OFFER, G_HOLD, G_DISCO, G_PENGUIN, G_COUNT = range(5)
+_N_RANGES = G_COUNT + FEW_NUDGES + 1
 # params layout
 P_OFFER_NO, P_HOLD_NO, P_PENGUINS, P_BONUS_VALUE = range(4)
 _N_PARAMS = 4
@@ -77,11 +80,11 @@ class Tables(NamedTuple):
     bonuses: np.ndarray  # int64[index]: Bonus prize (0 unless bonus)
     ladder: np.ndarray  # int8[index]: L_* a cash prize enters (collected at once)
     hold: np.ndarray  # int8[index]: AUTO's hold mask on a line with a pair and no prize, else -1
-    near: np.ndarray  # int8[held game, index]: 1 if nudges may be offered there
+    near: np.ndarray  # int8[held game, index]: fewest nudges improving a near miss there, else 0
     vert: np.ndarray  # int8[index]: reels showing the vertical-lines sign on the line
     nudge_to: np.ndarray  # int16[held game, nudges - 1, index]: where AUTO's nudges end
     nudge_used: np.ndarray  # int8[held game, nudges - 1, index]: nudges AUTO spends getting there
-    count_cum: np.ndarray  # int64[entry]: cumulative nudges.count weights
+    count_cum: np.ndarray  # int64[m, entry]: cumulative nudges.count weights of the counts >= m
     count_val: np.ndarray  # int64[entry]: the entry's number of nudges
     disco_cum: np.ndarray  # int64[entry]: cumulative disco_game.prizes weights
     disco_cash: np.ndarray  # int64[entry]: cash cents of a C prize, else 0
@@ -129,19 +132,19 @@ def build_tables(d: LowerData, play: str = PLAY) -> Tables:
         has_pair[i] = bool(o.pairs)
         vert[i] = sum(s in d.vertical_set[r] for r, s in enumerate(stops))
 
-    # payline.nudge_offerable for every index, paid and held game
+    # payline.fewest_nudges for every index, paid and held game, kept where a near miss
     idx = np.arange(N_INDEX, dtype=np.int64)
     digits = _digits(idx)
     prize_kind = (kind == K_CASH) | (kind == K_DISCO)
-    reach_prize = np.zeros(N_INDEX, dtype=bool)
-    reach_pair = np.zeros(N_INDEX, dtype=bool)
-    for vec in nudge_vectors(4)[1:]:
+    pair_target = (kind == K_NONE) & ~has_pair  # the paid game: a pair improves this line too
+    fewest = np.zeros((2, N_INDEX), dtype=np.int64)  # 0: not improvable within FEW_NUDGES
+    for vec in nudge_vectors(FEW_NUDGES)[1:]:  # by total: the first hit is the fewest
         after = _index([(s - k) % STOPS for s, k in zip(digits, vec, strict=True)])
-        reach_prize |= prize_kind[after]
-        reach_pair |= has_pair[after]
-    near = np.zeros((2, N_INDEX), dtype=np.int8)
-    near[0] = ~prize_kind & (reach_prize | ((kind == K_NONE) & reach_pair))
-    near[1] = ~prize_kind & reach_prize
+        hit_held = ~prize_kind & prize_kind[after]
+        hit_paid = hit_held | (pair_target & has_pair[after])
+        for held, hit in ((0, hit_paid), (1, hit_held)):
+            fewest[held] = np.where((fewest[held] == 0) & hit, sum(vec), fewest[held])
+    near = fewest.astype(np.int8)
 
     # AUTO's nudges, move by move as the rules take them (best_nudge then first_move, again)
     moves, holds = strategy.tables(d, play)
@@ -165,7 +168,11 @@ def build_tables(d: LowerData, play: str = PLAY) -> Tables:
     hold = np.asarray(holds, dtype=np.int8)
 
     counts = list(d.nudges.count)
-    count_cum = _cumulative(list(d.nudges.count.values()))
+    # row m: payline.count_weights(d, m) in file order, the counts below m weighing 0
+    count_cum = np.zeros((FEW_NUDGES + 1, len(counts)), dtype=np.int64)
+    for m in range(FEW_NUDGES + 1):
+        restricted = count_weights(d, max(m, 1))
+        count_cum[m] = _cumulative([restricted.get(n, 0) for n in counts])
     count_val = np.array(counts, dtype=np.int64)
     prizes = list(d.disco_game.prizes)
     disco_cum = _cumulative(list(d.disco_game.prizes.values()))
@@ -175,13 +182,13 @@ def build_tables(d: LowerData, play: str = PLAY) -> Tables:
         [1 if p[0] == "C" and int(p[1:]) <= d.ladders.seesaw_above else 0 for p in prizes], dtype=np.int8
     )
 
-    ranges = np.zeros((5, 2), dtype=np.uint64)
+    ranges = np.zeros((_N_RANGES, 2), dtype=np.uint64)
     for g, n in (
         (G_OFFER, d.nudges.offer.yes + d.nudges.offer.no),
-        (G_COUNT, int(count_cum[-1])),
         (G_HOLD, d.hold.yes + d.hold.no),
         (G_DISCO, int(disco_cum[-1])),
         (G_PENGUIN, d.disco_game.penguins),
+        *((G_COUNT + m, int(count_cum[m, -1])) for m in range(FEW_NUDGES + 1)),
     ):
         ranges[g] = (n, accept_max_py(n))
     params = np.zeros(_N_PARAMS, dtype=np.int64)
@@ -341,6 +348,15 @@ def _walk(cum: np.ndarray, r: int) -> int:
 
 
 @njit(inline="always")
+def _walk_row(cum: np.ndarray, row: int, r: int) -> int:
+    """:func:`_walk` over one row of a 2-d table (indexed in place: no view to count)."""
+    i = 0
+    while r >= cum[row, i]:
+        i += 1
+    return i
+
+
+@njit(inline="always")
 def _round(t: tuple, rs: np.ndarray, acc: np.ndarray, drawn: np.ndarray) -> tuple[int, ...]:
     """One round at the unit bet; returns (cash cents, Bonuses won, vertical-line hits summed
     over its games (uncapped), then the :data:`COLUMNS` from ``paid_kind`` to ``stops``).
@@ -358,7 +374,6 @@ def _round(t: tuple, rs: np.ndarray, acc: np.ndarray, drawn: np.ndarray) -> tupl
     hold_no = params[P_HOLD_NO]
     penguins = params[P_PENGUINS]
     offer_n, offer_max = ranges[G_OFFER, 0], ranges[G_OFFER, 1]
-    count_n, count_max = ranges[G_COUNT, 0], ranges[G_COUNT, 1]
     hold_n, hold_max = ranges[G_HOLD, 0], ranges[G_HOLD, 1]
     disco_n, disco_max = ranges[G_DISCO, 0], ranges[G_DISCO, 1]
     peng_n, peng_max = ranges[G_PENGUIN, 0], ranges[G_PENGUIN, 1]
@@ -382,11 +397,14 @@ def _round(t: tuple, rs: np.ndarray, acc: np.ndarray, drawn: np.ndarray) -> tupl
     disco_prize = -1
     lit = -1
     while True:
-        # ---- a near miss: the offer, the count, then AUTO's nudges
-        if near[game, i]:
+        # ---- a near miss (none in a held game spinning every reel): the offer, the count
+        # among the counts reaching an improvement, then AUTO's nudges
+        m = np.int64(near[game, i])
+        if m > 0 and not (game == 1 and mask == 0):
             acc[A_NEAR_PAID + game] += 1
             if below(rs, offer_n, offer_max) >= offer_no:
-                n = count_val[_walk(count_cum, below(rs, count_n, count_max))]
+                g = G_COUNT + m
+                n = count_val[_walk_row(count_cum, m, below(rs, ranges[g, 0], ranges[g, 1]))]
                 used = np.int64(nudge_used[game, n - 1, i])
                 i = np.int64(nudge_to[game, n - 1, i])
                 acc[A_OFFER_PAID + game] += 1

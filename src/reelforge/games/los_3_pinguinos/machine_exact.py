@@ -29,7 +29,7 @@ from reelforge.engine.memo import by_identity
 
 from . import strategy as S
 from .data_model import STOPS, LowerData
-from .payline import evaluate, line_symbols, nudge_offerable, nudged, vertical_hits
+from .payline import FEW_NUDGES, count_weights, evaluate, fewest_nudges, line_symbols, nudged, vertical_hits
 from .upper_lines import evaluate as upper_evaluate
 
 F = Fraction
@@ -59,11 +59,12 @@ def _auto_nudged(d: LowerData, stops: S.Stops, left: int, held_game: bool) -> S.
 def _finals(d: LowerData, landed: S.Stops, held_game: bool) -> list[tuple[S.Stops, Fraction]]:
     """The final positions a landing leads to, with their chances (nudges offered or not)."""
     outcome = evaluate(d, line_symbols(d, landed))
-    if not nudge_offerable(d, landed, outcome, held_game):
+    m = fewest_nudges(d, landed, outcome, held_game)
+    if m is None or m > FEW_NUDGES:
         return [(landed, F(1))]
     offer = F(d.nudges.offer.yes, d.nudges.offer.yes + d.nudges.offer.no)
     out = [(landed, 1 - offer)]
-    for n, p in _weights(d.nudges.count):
+    for n, p in _weights(count_weights(d, m)):  # only counts that can improve the line
         out.append((_auto_nudged(d, landed, n, held_game), offer * p))
     return out
 
@@ -107,9 +108,9 @@ def lower_round_law(d: LowerData) -> Law:
             _add(law, final_law(final, True), p)
         held_landed[stops] = law
 
-    respin_all: Law = defaultdict(F)
-    for law in held_landed.values():
-        _add(respin_all, law, F(1, len(held_landed)))
+    respin_all: Law = defaultdict(F)  # a held game spinning every reel: offered no nudges
+    for stops in S.ALL_STOPS:
+        _add(respin_all, final_law(stops, True), F(1, len(S.ALL_STOPS)))
     hold_cache: dict[tuple[S.Stops, int], Law] = {}
 
     def hold_law(stops: S.Stops, mask: int) -> Law:

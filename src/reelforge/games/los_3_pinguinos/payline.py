@@ -8,6 +8,8 @@
   symbol, of the three-of-a-kind symbols (fruits and the Speaker).
 * **Nudges** move one reel one stop back: the symbol above comes onto the line
   (stop - 1, wrapping); a nudge vector ``(k0, k1, k2)`` says how far each reel moves.
+* **Near misses**: the fewest nudges improving the line (:func:`fewest_nudges`) are at most
+  ``FEW_NUDGES``; an offer's count is drawn among the counts that reach that far.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from itertools import product
 from .data_model import N_REELS, STOPS, LowerData
 
 Stops = tuple[int, int, int]
+MAX_NUDGES = 4  # the seed: "a maximum of four Nuzzles"
+FEW_NUDGES = 2  # "a few more spins": a near miss is improvable with at most this many nudges
 
 
 @dataclass(frozen=True)
@@ -83,18 +87,36 @@ def nudge_vectors(n: int) -> tuple[tuple[int, int, int], ...]:
     return tuple(sorted(vectors, key=lambda v: (sum(v), v)))
 
 
-def nudge_offerable(d: LowerData, stops: Stops, outcome: Outcome, held_game: bool) -> bool:
-    """A near miss: no prize (or a Bonus prize) that up to four nudges could turn into cash
-    or the Disco, or (no prize, in the paid game) into a pair for a held game."""
+def fewest_nudges(d: LowerData, stops: Stops, outcome: Outcome, held_game: bool) -> int | None:
+    """The fewest nudges (total over the reels) that improve the line: into cash or the Disco,
+    or, for a paid game's line with no prize and no pair, into a pair for a held game.  None
+    when no prize is improvable (cash, Disco) or no vector of up to ``MAX_NUDGES`` improves it.
+    A Bonus line counts only cash or the Disco; a line that already has a pair, only those too."""
     if outcome.kind in ("cash", "disco"):
-        return False
-    for vector in nudge_vectors(4)[1:]:
+        return None
+    want_pair = outcome.kind == "none" and not held_game and not outcome.pairs
+    for vector in nudge_vectors(MAX_NUDGES)[1:]:  # by total: the first hit is the fewest
         after = evaluate(d, line_symbols(d, nudged(stops, vector)))
-        if after.kind in ("cash", "disco"):
-            return True
-        if outcome.kind == "none" and not held_game and after.pairs:
-            return True
-    return False
+        if after.kind in ("cash", "disco") or (want_pair and after.pairs):
+            return sum(vector)
+    return None
+
+
+def nudge_offerable(d: LowerData, stops: Stops, outcome: Outcome, held_game: bool) -> bool:
+    """A near miss (the seed's "a few more spins"): at most ``FEW_NUDGES`` nudges improve
+    the line (:func:`fewest_nudges`)."""
+    m = fewest_nudges(d, stops, outcome, held_game)
+    return m is not None and m <= FEW_NUDGES
+
+
+def count_weights(d: LowerData, fewest: int) -> dict[int, int]:
+    """The ``nudges.count`` weights an offer draws from when ``fewest`` nudges improve the
+    line: only counts of at least ``fewest`` (file order, one draw over their total), so every
+    offer can improve the line."""
+    weights = {n: w for n, w in d.nudges.count.items() if n >= fewest}
+    if not sum(weights.values()):
+        raise ValueError(f"nudges.count: no weight for {fewest} or more nudges")
+    return weights
 
 
 def vertical_hits(d: LowerData, stops: Stops) -> int:

@@ -5,8 +5,10 @@ Every decision is a stored step: the hold, each nudge, each ladder PLAY or COLLE
 Disco stop.  Draw order (the numba kernel follows it draw for draw):
 
 1. A game: one stop per spinning reel, left to right (``randbelow(16)``).
-2. A near miss (:func:`.payline.nudge_offerable`): one ``nudges.offer`` draw; when offered,
-   one ``nudges.count`` draw.  Nudges draw nothing; ``done`` (or the last nudge) settles.
+2. A near miss (:func:`.payline.nudge_offerable`; never in a held game that spins every
+   reel): one ``nudges.offer`` draw; when offered, one draw on the ``nudges.count`` weights of
+   the counts that can improve the line (:func:`.payline.count_weights`).  Nudges draw
+   nothing; ``done`` (or the last nudge) settles.
 3. The line settles:
    * cash: paid at once, or (blue, at most the 3 Bells prize / yellow) a ladder;
    * Bonuses: won at once;
@@ -40,8 +42,16 @@ from reelforge.money import BetLevel, InvalidBet
 from reelforge.rng import RandomSource, weighted_index
 
 from . import strategy, upper_round
-from .data_model import STOPS, LowerData, load
-from .payline import Outcome, evaluate, line_symbols, nudge_offerable, vertical_hits
+from .data_model import N_REELS, STOPS, LowerData, load
+from .payline import (
+    FEW_NUDGES,
+    Outcome,
+    count_weights,
+    evaluate,
+    fewest_nudges,
+    line_symbols,
+    vertical_hits,
+)
 
 DATA_DIR = Path(__file__).parent / "data"
 STATE_KEY = "machine"
@@ -371,10 +381,13 @@ class LosTresPinguinos(Variants[LowerData]):
             }
         )
         outcome = evaluate(d, symbols)
-        offerable = nudge_offerable(d, tuple(st["stops"]), outcome, st["held_game"])
-        if offerable and weighted_index(rng, d.nudges.offer.weights) == 1:
-            counts = list(d.nudges.count)
-            n = counts[weighted_index(rng, list(d.nudges.count.values()))]
+        # The seed offers nudges "after a game played with two or one reel held": a held game
+        # with every reel spinning (hold mask 0) gets none.
+        respun_all = st["held_game"] and len(spinning) == N_REELS
+        m = None if respun_all else fewest_nudges(d, tuple(st["stops"]), outcome, st["held_game"])
+        if m is not None and m <= FEW_NUDGES and weighted_index(rng, d.nudges.offer.weights) == 1:
+            weights = count_weights(d, m)  # only counts that can improve the line
+            n = list(weights)[weighted_index(rng, list(weights.values()))]
             st["phase"] = "nudge"
             st["nudges_left"] = n
             rnd.events.append({"type": "nudge_offer", "nudges": n})

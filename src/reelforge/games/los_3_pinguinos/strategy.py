@@ -19,10 +19,12 @@ random, which keeps the expectation): ``cents / bonus_value`` Bonuses.
 * ``prize_pair(outcome)``: what a prize is worth under the ladder rule (ladders as chains);
 * ``final``: a final position: its prize, or, with a pair in the paid game, the chance of a
   held game times the chosen hold's expected value;
-* ``landed``: a position as it lands: with a near miss, nudges are offered (chance × count
-  weights) and the most valuable reachable final position is taken.
+* ``landed``: a position as it lands: with a near miss, nudges are offered (chance × the
+  count weights of the counts reaching an improvement) and the most valuable reachable final
+  position is taken.
 
-The held game is valued first (it offers nudges but no further hold), then the paid game.
+The held game is valued first (it offers nudges, unless every reel spins, but no further
+hold), then the paid game.
 Ties go to the first option in a fixed order (fewest nudges, reel order; the suggested hold,
 then masks in order), so the rules and the kernel make the same choices.
 """
@@ -39,7 +41,17 @@ import numpy as np
 from reelforge.engine.memo import by_identity
 
 from .data_model import STOPS, LowerData
-from .payline import Outcome, Stops, evaluate, line_symbols, nudge_offerable, nudge_vectors, nudged
+from .payline import (
+    FEW_NUDGES,
+    Outcome,
+    Stops,
+    count_weights,
+    evaluate,
+    fewest_nudges,
+    line_symbols,
+    nudge_vectors,
+    nudged,
+)
 
 F = Fraction
 ALL_STOPS: tuple[Stops, ...] = tuple(product(range(STOPS), repeat=3))  # type: ignore[assignment]
@@ -250,10 +262,15 @@ class Values:
 
 
 @by_identity()
-def near_misses(d: LowerData, held_game: bool) -> tuple[bool, ...]:
-    """Per stop index: whether nudges may be offered there (:func:`.payline.nudge_offerable`),
-    in the paid game or the held game; the same for every play."""
-    return tuple(nudge_offerable(d, s, evaluate(d, line_symbols(d, s)), held_game) for s in ALL_STOPS)
+def near_misses(d: LowerData, held_game: bool) -> tuple[int, ...]:
+    """Per stop index: the fewest nudges improving the line where nudges may be offered
+    (:func:`.payline.nudge_offerable`), 0 where they may not, in the paid game or a held game
+    with a reel held (one spinning every reel is offered none); the same for every play."""
+    out = []
+    for s in ALL_STOPS:
+        m = fewest_nudges(d, s, evaluate(d, line_symbols(d, s)), held_game)
+        out.append(m if m is not None and m <= FEW_NUDGES else 0)
+    return tuple(out)
 
 
 def _after(vector: tuple[int, int, int]) -> np.ndarray:
@@ -300,10 +317,9 @@ def _landed(d: LowerData, final: _Table, held_game: bool, nudges: str) -> _Table
     if nudges == "none":
         return final
     offer = _p(d.nudges.offer.weights)
-    counts = d.nudges.count
-    total = sum(counts.values())
     near = near_misses(d, held_game)
-    reach = {n: best_vectors(final.value, n)[1] for n in counts}
+    reach = {n: best_vectors(final.value, n)[1] for n in d.nudges.count}
+    by_fewest = {m: count_weights(d, m) for m in set(near) if m}  # the offer's count table
     cash, bonuses = [], []
     for i in range(len(ALL_STOPS)):
         if not near[i]:
@@ -311,6 +327,8 @@ def _landed(d: LowerData, final: _Table, held_game: bool, nudges: str) -> _Table
             bonuses.append(final.bonuses[i])
             continue
         c = b = F(0)
+        counts = by_fewest[near[i]]
+        total = sum(counts.values())
         for n, w in counts.items():
             j = int(reach[n][i])
             c += F(w, total) * final.cash[j]
@@ -364,7 +382,8 @@ def values(d: LowerData, play: str) -> Values:
         for mask in options:
             key = (mask, tuple(x for r, x in enumerate(stops) if mask >> r & 1))
             if key not in held_pairs:
-                held_pairs[key] = _hold_pair(landed_held, stops, mask)
+                # a held game spinning every reel is offered no nudges: its final values
+                held_pairs[key] = _hold_pair(final_held if mask == 0 else landed_held, stops, mask)
             pair = held_pairs[key]
             value = pair[0] + w * pair[1]
             if value > best_value:

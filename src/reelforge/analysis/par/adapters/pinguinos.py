@@ -132,7 +132,13 @@ class PinguinosAdapter(Adapter):
                 ],
             ],
         )
-        nudges = weights_table("Nudges offered", d.nudges.count, "nudges")
+        nudges = weights_table(
+            "Nudges offered",
+            d.nudges.count,
+            "nudges",
+            "A near miss is at most two nudges from an improvement; an offer draws among the counts"
+            " that reach it (at least the fewest nudges that improve the line), weights as listed.",
+        )
         return [pays, bonus, disco, ladders, chances, nudges]
 
     def _upper_paytables(self) -> list[Table]:
