@@ -322,10 +322,10 @@ def test_auto_action_is_what_the_kernel_plays(game: LosTresPinguinos) -> None:
 # -- Monte Carlo against the exact figures ---------------------------------------------------------
 
 # Rounds per variant so that an RTP error of 0.5 points fails with 90% power at 99% two-sided:
-# n = ((2.5758 + 1.2816) SD / 0.005)**2 with the SD a round (x bet) of 5.996, 5.761, 5.269 and
-# 4.736 (bench/game_mc.py runs on docs/games/los-3-pinguinos.md): 21.4, 19.7, 16.5 and 13.3
-# million, rounded up.  Each run asserts it from its own SD.
-# a few per cent above what the exact SD needs (a sample's SD runs a little above it)
+# n = ((2.5758 + 1.2816) SD / 0.005)**2 with the exact SD a round (x bet) of 6.085, 5.916, 5.558
+# and 5.161 (docs/games/los-3-pinguinos.md, "Win distribution"): 22.0, 20.8, 18.4 and 15.9
+# million; a few per cent more, since a sample's SD runs a little above it.  Each run asserts
+# it from its own SD.
 MC_ROUNDS = {"95": 23_000_000, "90": 22_000_000, "80": 19_500_000, "70": 17_000_000}
 Z99, Z90 = 2.5758293035489004, 1.2815515655446004
 TOLERANCE = 0.005  # an RTP error of half a point must be caught

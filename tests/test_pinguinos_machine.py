@@ -89,12 +89,12 @@ def test_the_upper_counter_step_is_a_distribution(game: LosTresPinguinos) -> Non
 
 
 def test_standard_play_long_run_on_a_hand_made_value(game: LosTresPinguinos) -> None:
-    """With the upper game worth exactly its stake at 5 and 8 lines, the machine returns a
-    stake-weighted mix of the lower RTP and 100%; the shares must be probabilities."""
+    """With the upper game returning exactly its cash at 5 and 8 lines, the machine returns a
+    stake-weighted mix of the lower game's cash return and 100%; the shares are probabilities."""
     d = game.data()
-    value = Fraction(d.upper_stakes[0])
+    value = Fraction(d.upper.bets[0].cash)
     out = M.machine_long_run(d, 20, 0, (value, value))
-    lower_rtp = float(M.S.values(d, "auto").rtp_cents) / 20
+    lower_rtp = float(M.S.values(d, "auto").cash_cents) / 20
     assert 0 < out["upper_game_share"] < 1
     assert 0 <= out["eight_line_share_of_upper"] <= 1
     lo, hi = sorted((lower_rtp, 1.0))
@@ -108,9 +108,17 @@ def test_standard_play_long_run_on_a_hand_made_value(game: LosTresPinguinos) -> 
 
 def test_the_whole_machine_under_standard_play_returns_the_configured_rtp(game: LosTresPinguinos) -> None:
     """Lower games until the Bonuses cover €0.20 + 1 Bonus, then upper games: the lower game
-    fills the counter, so nearly every upper game has 8 lines, and the machine still returns
-    the variant's RTP (the upper game meets it at 5 and at 8 lines alike)."""
-    d = game.data("95")
-    (run, *_) = M.standard_play(d)
-    assert run["eight_line_share_of_upper"] > 0.99
-    assert abs(run["rtp"] - 0.95) < 0.001, run
+    fills the counter, so nearly every upper game has 8 lines; the chain's cash return is
+    machine_best's (renewal) figure of the AUTO play, between its 5-line and 8-line values, and
+    within 0.1 point of the variant's target, at every pairing."""
+    from reelforge.games.los_3_pinguinos import machine_best as MB
+
+    for variant in ("95", "70"):
+        d = game.data(variant)
+        runs = M.standard_play(d)
+        exact = MB.play_figure(d, "auto")["by_pairing"]
+        for run, row in zip(runs, exact, strict=True):
+            assert run["eight_line_share_of_upper"] > 0.99
+            lo, hi = sorted((row["rtp_5_lines"], row["rtp_8_lines"]))
+            assert lo - 1e-9 <= run["rtp"] <= hi + 1e-9, (variant, run, row)
+            assert abs(run["rtp"] - int(variant) / 100) < 0.001, run

@@ -113,3 +113,23 @@ def test_the_best_long_run_over_every_state_lies_within_the_proved_bounds(varian
     assert attained - 1e-7 <= hi_lam, (lo_lam, hi_lam, attained)
     assert lo_lam <= float(best.bound) + 1e-7, (lo_lam, hi_lam, float(best.bound))
     assert float(best.attained) <= float(best.bound)
+
+
+@pytest.mark.parametrize("variant", GAME.variants)
+def test_every_variant_promises_its_target_under_the_best_play_and_no_play_beats_it(variant: str) -> None:
+    """The promise of issue 19: the best play's whole-machine cash return within 0.10 point of
+    the variant's target; the machine's AUTO attains it (every ladder rung collects: the best
+    ladder policy and AUTO's are the same); every other play at every pairing returns less."""
+    d = GAME.data(variant)
+    best = MB.best_play(d)
+    target = int(variant) / 100
+    assert abs(float(best.bound) - target) <= 0.001 and abs(float(best.attained) - target) <= 0.001
+    assert best.attained <= best.bound and best.collect_all_best
+    for kind in ("sube_bonos", "sube_nada"):
+        assert not any(MB.S.ladder_policy(d, kind, "best")), kind
+    assert MB.S.values(d, "best").rtp_cents == MB.S.values(d, "auto").rtp_cents
+    for play in ("auto", "default", "auto_risk", "worst"):
+        for row in MB.play_figure(d, play)["by_pairing"]:
+            assert max(row["rtp_5_lines"], row["rtp_8_lines"]) <= float(best.bound), (play, row)
+    # the round ratios the bound is the largest of: every kind of round within 0.1 point too
+    assert all(abs(float(r) - target) <= 0.001 for r in best.ratios.values())

@@ -12,8 +12,10 @@ Markov chain on (Bonuses, counter):
   if above 0 (8 lines) and adds the vertical-lines step when the symbol shows.
 
 The stationary law of this chain is solved in floating point (a sparse linear system); the
-per-game values it weights (the lower game's exact AUTO value, the upper game's exact values
-at 5 and 8 lines with the accumulator at its long-run rate) are exact fractions.
+per-game cash it weights (the lower game's exact AUTO cash, the upper game's exact cash at 5
+and 8 lines with the accumulator at its long-run rate) are exact fractions.  Its cash return
+is :mod:`.machine_best`'s figure of the AUTO play at the chain's own share of 8-line games (a
+cross-check of that module's renewal argument).
 """
 
 from __future__ import annotations
@@ -160,8 +162,10 @@ def machine_long_run(
     upper_index: int,
     upper_value: tuple[Fraction, Fraction],
 ) -> dict[str, float]:
-    """Long-run figures of standard play at a pairing.  ``upper_value`` = the upper game's
-    value per game (cents, accumulator included) at 5 and at 8 lines, under COLLECT."""
+    """Long-run figures of standard play at a pairing, in cash: ``upper_value`` = the upper
+    game's cash per game (cents, accumulator included) at 5 and at 8 lines, under COLLECT;
+    ``rtp`` = cash out over cash in (the lower bet, the upper bet's cash), as machine_best
+    counts it, here weighted by the chain's own share of 8-line upper games."""
     coin = d.multiplier(lower_bet)
     bet = d.upper.bets[upper_index]
     need = bet.bonuses
@@ -192,9 +196,8 @@ def machine_long_run(
     rhs = np.zeros(n)
     rhs[n - 1] = 1.0
     pi = spsolve(a.tocsr(), rhs)
-    lower_value = float(S.values(d, PLAY).rtp_cents) * coin  # cents per lower round
+    lower_value = float(S.values(d, PLAY).cash_cents) * coin  # cash cents per lower round
     upper_cash = bet.cash
-    upper_stake_value = d.upper_value(bet)
     share_upper = share_eight = 0.0
     returned = staked = 0.0
     for (b, c), i in idx.items():
@@ -204,17 +207,16 @@ def machine_long_run(
             eight = c > 0
             share_eight += w * eight
             returned += w * float(upper_value[1] if eight else upper_value[0])
-            staked += w * upper_stake_value
+            staked += w * upper_cash
         else:
             returned += w * lower_value
             staked += w * lower_bet
-    del upper_cash
     return {
         "rtp": returned / staked,
         "upper_game_share": share_upper,
         "eight_line_share_of_upper": share_eight / share_upper if share_upper else 0.0,
         "lower_bet": lower_bet,
-        "upper_stake": upper_stake_value,
+        "upper_stake": d.upper_value(bet),
     }
 
 
@@ -231,6 +233,6 @@ def standard_play(d: LowerData) -> list[dict[str, float]]:
         run["upper_rtp_here"] = (
             run["eight_line_share_of_upper"] * float(value[1])
             + (1 - run["eight_line_share_of_upper"]) * float(value[0])
-        ) / figures.stake
+        ) / figures.stake  # the upper game's design figure (over its value, a Bonus at €0.80)
         out.append(run)
     return out
