@@ -155,6 +155,10 @@ def upper_report(game_id: str, d: LowerData) -> dict[str, Any]:
         "method": "exact",
         "rtp": float(rtp),
         "rtp_fraction": U._frac(rtp),
+        "accounting": "a design figure: the upper game alone over the bet's value, its Bonuses at "
+        f"{d.game.bonus_value} cents; in cash an upper game returns the variant's RTP x its cash plus "
+        f"{d.bonus_worth} cents per Bonus staked. The variant's RTP is the whole machine's cash return: "
+        "mode base, machine_rtp_by_play",
         "play": UPPER_PLAY,
         "hit_frequency": float(first.e5.pays),
         "components": {k: float(x) for k, x in upper_components(d, 0).items()},
