@@ -175,26 +175,6 @@ def _atom_order(item: tuple[Atom, int]) -> tuple[int, int, str]:
 # -- 2. what a line pays ---------------------------------------------------------------------
 
 
-def _solve(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
-    """Solve ``a x = b`` exactly for a matrix ``b`` (Gauss-Jordan, one pivot per column)."""
-    n = len(a)
-    a = [row[:] for row in a]
-    b = [row[:] for row in b]
-    for col in range(n):
-        piv = next(r for r in range(col, n) if a[r][col])
-        a[col], a[piv] = a[piv], a[col]
-        b[col], b[piv] = b[piv], b[col]
-        inv = 1 / a[col][col]
-        a[col] = [x * inv for x in a[col]]
-        b[col] = [x * inv for x in b[col]]
-        for r in range(n):
-            if r != col and a[r][col]:
-                f = a[r][col]
-                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
-                b[r] = [x - f * y for x, y in zip(b[r], b[col], strict=True)]
-    return b
-
-
 def _bonus_amounts(d: LowerData, cents: int) -> Law:
     """A prize of ``cents`` turned into Bonuses: ``cents // bonus_value`` of them, and one more
     with chance remainder / ``bonus_value`` (the rules' ``randbelow``), each worth
@@ -238,7 +218,7 @@ def ladder_laws(d: LowerData, kind: str, coin: int = 1) -> tuple[Law, ...]:
         for amount in row:
             ends.setdefault(amount, len(ends))
     r = [[row.get(amount, F(0)) for amount in ends] for row in rows]
-    b = _solve(a, r)
+    b = S.solve_exact(a, r)
     laws = tuple({amount: b[i][j] for amount, j in sorted(ends.items()) if b[i][j]} for i in range(top))
     return (*laws, {scale[top] * coin: F(1)})
 

@@ -95,8 +95,8 @@ def combined(d: LowerData, pair: Pair) -> Fraction:
 # -- ladders -------------------------------------------------------------------------------
 
 
-def _solve_pairs(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
-    """Solve a x = b exactly for several right-hand sides (Gauss-Jordan)."""
+def solve_exact(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
+    """Solve ``a x = b`` exactly for a matrix ``b`` (Gauss-Jordan, one pivot per column)."""
     n = len(a)
     a = [row[:] for row in a]
     b = [row[:] for row in b]
@@ -141,7 +141,7 @@ def ladder_pairs(d: LowerData, kind: str, policy: tuple[bool, ...]) -> tuple[Pai
             b[i][1] += (1 - up) * F(scale[i], d.game.bonus_value)
         else:
             a[i][i - 1] -= 1 - up
-    x = _solve_pairs(a, b)
+    x = solve_exact(a, b)
     return (*((row[0], row[1]) for row in x), (F(scale[top]), F(0)))
 
 
