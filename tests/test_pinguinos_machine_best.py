@@ -133,3 +133,21 @@ def test_every_variant_promises_its_target_under_the_best_play_and_no_play_beats
             assert max(row["rtp_5_lines"], row["rtp_8_lines"]) <= float(best.bound), (play, row)
     # the round ratios the bound is the largest of: every kind of round within 0.1 point too
     assert all(abs(float(r) - target) <= 0.001 for r in best.ratios.values())
+
+
+def test_a_machine_whose_bets_mix_variants_has_its_own_bound() -> None:
+    """Per-bet variants (an operator's choice) share one Bonus balance: the bound is the least
+    over whole-cent worths of the largest round ratio.  On one variant it is that variant's own
+    figure; a 70 lower bet beside a 95 upper bet lets a player far above 70%."""
+    data = {v: GAME.data(v) for v in GAME.variants}
+    one = MB.mixed_bound(data, {20: "95"}, {0: "95"}, range(70, 81))
+    best = MB.best_play(data["95"])
+    pairing = MB.play_figure(data["95"], "best")["by_pairing"][0]
+    assert one.worth == data["95"].bonus_worth and one.bound <= best.bound
+    standard = min(pairing["rtp_5_lines"], pairing["rtp_8_lines"])
+    assert standard - 1e-12 <= float(one.attained) <= float(one.bound)
+    mixed = MB.mixed_bound(data, {20: "70"}, {0: "95"})
+    assert mixed.attained <= mixed.bound
+    assert float(mixed.attained) > 0.80, float(mixed.attained)  # the mix beats the lower variant's 70%
+    # every round's ratio at the chosen worth is at most the bound, which is their largest
+    assert max(mixed.ratios.values()) == mixed.bound

@@ -237,3 +237,94 @@ def machine_report(d: LowerData) -> dict[str, Any]:
     for play in ("auto", "default", "auto_risk", "worst"):
         out[play] = play_figure(d, play)
     return out
+
+
+# -- a machine whose bets mix RTP variants ---------------------------------------------------------
+
+
+def _at_worth(d: LowerData, worth: int) -> LowerData:
+    """The variant's data with its Bonuses weighed at ``worth`` cents (its decisions follow)."""
+    return d.model_copy(update={"game": {**d.game.model_dump(), "bonus_worth": worth}})
+
+
+def upper_ratio_bound(d: LowerData, i: int, lines: int, worth: int) -> Fraction:
+    """An upper bound on an upper game's ``E[cash + worth ΔBonuses] / cash in`` over every
+    Double-or-Bonuses policy: a played fraction f returns at most ``2 p f`` in cash plus
+    ``(1 - p) f`` in Bonuses worth ``worth / bonus_value`` each (the maximum only caps a double),
+    so a prize is worth at most ``max(1, 2p + (1 - p) worth / bonus_value)`` times itself.
+    Exact (COLLECT ALL) while that factor is 1."""
+    r = upper_round(d, i, "collect", lines)
+    p = double_chance(d)
+    factor = max(F(1), 2 * p + (1 - p) * F(worth, d.game.bonus_value))
+    return (factor * r.cash_out - worth * r.bonuses_staked) / r.cash_in
+
+
+@dataclass(frozen=True)
+class MixedBound:
+    bound: Fraction  # no play returns more, on a machine configured so
+    worth: int  # the Bonus worth (cents) whose certificate gives it
+    attained: Fraction  # a play reaches it (lower decisions best at that worth, COLLECT ALL or AUTO-RISK)
+    pairing: tuple[int, int]  # (lower bet, upper bet index) attaining it
+    ratios: dict[str, Fraction]  # every round's ratio at that worth
+    upper_only_at_cap: Fraction | None  # upper games alone under AUTO-RISK at the cap (approximate)
+
+
+def mixed_bound(
+    data: dict[str, LowerData], lower: dict[int, str], upper: dict[int, str], worths: range = range(0, 161)
+) -> MixedBound:
+    """The best play's whole-machine cash return when each lower bet (cents -> variant) and
+    each upper bet (index -> variant) is dealt at its own variant, as an operator may set per
+    bet.  Bonuses cross bets, so no single design worth holds: for every worth w the largest
+    round ratio is a bound (the certificate of :func:`best_play`, upper games bounded by
+    :func:`upper_ratio_bound`), and it is convex in w, so the least over whole cents is found
+    by ternary search.  A play attains ``attained`` (standard play, lower decisions best at that
+    worth, upper games under COLLECT ALL or AUTO-RISK); where upper games alone under AUTO-RISK
+    keep their Bonuses up, their figure at the cap (``upper_only_at_cap``, approximate) is a
+    second play.  The best play
+    lies between the larger of the two and ``bound``."""
+    cache: dict[int, dict[str, Fraction]] = {}
+
+    def ratios(w: int) -> dict[str, Fraction]:
+        if w not in cache:
+            out: dict[str, Fraction] = {}
+            for bet, v in lower.items():
+                r = lower_round(_at_worth(data[v], w), bet, "best")
+                out[f"lower €{bet / 100:.2f} ({v})"] = r.gain(F(w)) / r.cash_in
+            for i, v in upper.items():
+                for lines in (5, 8):
+                    key = f"upper {_name(data[v], i)}, {lines} lines ({v})"
+                    out[key] = upper_ratio_bound(data[v], i, lines, w)
+            cache[w] = out
+        return cache[w]
+
+    def top(w: int) -> Fraction:
+        return max(ratios(w).values())
+
+    lo, hi = worths.start, worths.stop - 1
+    while hi - lo > 2:
+        m1, m2 = lo + (hi - lo) // 3, hi - (hi - lo) // 3
+        if top(m1) <= top(m2):
+            hi = m2
+        else:
+            lo = m1
+    w = min(range(lo, hi + 1), key=top)
+    attained, pairing = F(-1), (0, 0)
+    for bet, v in lower.items():
+        low = lower_round(_at_worth(data[v], w), bet, "best")
+        for i, u in upper.items():
+            for play in ("collect", "risk"):  # COLLECT ALL, or every fraction risked
+                ups = [upper_round(data[u], i, play, lines) for lines in (5, 8)]
+                if any(up.bonuses_won >= up.bonuses_staked for up in ups):
+                    continue  # no balance with lower rounds: the cap case below
+                figure = min(_ratio(low, up)[0] for up in ups)
+                if figure > attained:
+                    attained, pairing = figure, (bet, i)
+    # Upper games alone can pay for themselves: under AUTO-RISK a game may win more Bonuses than
+    # it stakes, and the machine then sits at the cap (approximate: see play_figure).
+    at_cap = F(-1)
+    for i, u in upper.items():
+        for lines in (5, 8):
+            risk = upper_round(data[u], i, "risk", lines)
+            if risk.bonuses_won > risk.bonuses_staked:
+                at_cap = max(at_cap, _at_cap(upper_round(data[u], i, "collect", lines), risk)[0])
+    return MixedBound(top(w), w, attained, pairing, ratios(w), at_cap if at_cap >= 0 else None)
