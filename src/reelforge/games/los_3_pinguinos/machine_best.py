@@ -141,10 +141,6 @@ def _name(d: LowerData, i: int) -> str:
     return f"€{bet.cash / 100:.2f} + {bet.bonuses} Bonus{'es' if bet.bonuses != 1 else ''}"
 
 
-def _frac(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
-
-
 @by_identity()
 def play_figure(d: LowerData, play: str) -> dict[str, Any]:
     """A play's whole-machine cash return at every pairing (5-line and 8-line figures)."""
@@ -174,7 +170,7 @@ def play_figure(d: LowerData, play: str) -> dict[str, Any]:
             rtp=float(lo),
             rtp_5_lines=float(by_lines[5]),
             rtp_8_lines=float(by_lines[8]),
-            bounds=[_frac(lo), _frac(hi)],
+            bounds=[U._frac(lo), U._frac(hi)],
         )
         rows.append(row)
     return {"play": MACHINE_PLAY_NAMES[play], "rtp": rows[0]["rtp"], "by_pairing": rows}
@@ -226,7 +222,7 @@ def machine_report(d: LowerData) -> dict[str, Any]:
             "play": MACHINE_PLAY_NAMES["best"],
             "rtp": float(b.bound),
             "attained": float(b.attained),
-            "bounds": [_frac(b.attained), _frac(b.bound)],
+            "bounds": [U._frac(b.attained), U._frac(b.bound)],
             "attained_at": {"lower_bet": b.pairing[0], "upper_bet": _name(d, b.pairing[1])},
             "bonus_worth_cents": d.bonus_worth,
             "round_ratios": {k: float(v) for k, v in b.ratios.items()},

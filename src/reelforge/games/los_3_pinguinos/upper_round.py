@@ -54,6 +54,10 @@ class InsufficientBonuses(InsufficientSideBalance):  # an InvalidBet: the server
     """The machine's Bonuses do not cover the upper bet."""
 
 
+def _bonuses(n: int) -> str:
+    return f"{n} Bonus" if n == 1 else f"{n} Bonuses"
+
+
 def cash_of(key: str) -> int:
     return int(key[1:])
 
@@ -69,7 +73,7 @@ def start(d: LowerData, rnd: Round, stake: int, rng: RandomSource) -> None:
     assert machine is not None
     if machine["bonuses"] < bet.bonuses:
         raise InsufficientBonuses(
-            f"this bet takes {bet.bonuses} Bonuses and the machine holds {machine['bonuses']}"
+            f"this bet takes {_bonuses(bet.bonuses)} and the machine holds {_bonuses(machine['bonuses'])}"
         )
     machine["bonuses"] -= bet.bonuses
     counter = machine["vertical_lines"]
