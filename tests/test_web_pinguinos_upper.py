@@ -420,7 +420,7 @@ def test_mixed_sevens_accumulator_and_winning_spin(tab: Tab, operator: Operator,
     win_bonuses(tab, d, 2)  # three Bonus symbols at €5: 125 Bonuses
     assert tab.text("[data-testid=bonuses-display]") == str(25 * d.bonus_pays[3])
     page.keyboard.press("0")
-    page.wait_for_selector(f"{MACHINE}[data-screen='upper']")
+    page.wait_for_selector(f"{MACHINE}[data-screen='upper'][data-switched='1']")  # the shutter is up
     state = check_displays(tab, operator, token, pid)
 
     # €10 + 50 Bonuses: its paytable has the mixed sevens; three Lemons and mixed sevens.
