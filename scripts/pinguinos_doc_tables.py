@@ -83,6 +83,26 @@ def intro(g, rep) -> str:
     return "\n".join(rows)
 
 
+def disco_label(prize: str) -> str:
+    n = int(prize[1:])
+    if prize[0] == "C":
+        return f"€{n / 100:,.2f}"
+    return f"{n} Bonus" if n == 1 else f"{n} Bonuses"
+
+
+def disco(d) -> str:
+    """Every bet's own Disco table, side by side (the tables list their prizes in the same
+    order: cash from the least, then Bonuses)."""
+    tables = [list(d.disco_table(b // d.game.unit).items()) for b in d.game.bets]
+    head = "| # | " + " | ".join(f"at €{b / 100:,.2f} | weight" for b in d.game.bets) + " |"
+    rows = [head, "|---" * (1 + 2 * len(tables)) + "|"]
+    for i in range(max(len(t) for t in tables)):
+        cells = [f"{disco_label(t[i][0])} | {t[i][1]}" if i < len(t) else " | " for t in tables]
+        rows.append(f"| {i + 1} | " + " | ".join(cells) + " |")
+    rows.append("| total | " + " | ".join(f" | {sum(w for _, w in t)}" for t in tables) + " |")
+    return "\n".join(rows)
+
+
 def ladders(g) -> str:
     out = []
     for v in g.variants:
@@ -199,6 +219,7 @@ def main() -> None:
             f"{d.nudges.offer.yes + d.nudges.offer.no} | {pct(p['auto'])} | {pct(p['default'])} | {pct(p['auto_risk'])} |"
         )
     text = replace_table(text, "### Variants\n", "\n".join(variants))
+    text = replace_table(text, "### Disco prizes", disco(g.data("95")))
     comps = [
         "| variant | line cash | line Bonuses | line Disco | held games | nudges |",
         "|---|---|---|---|---|---|",

@@ -197,10 +197,12 @@ def hold_offer(yes: bool, d: LowerData = D) -> int:
     return chance(d.hold, yes)
 
 
-def penguins(*prizes: str, d: LowerData = D) -> list[int]:
-    """The Disco: one table draw per penguin."""
+def penguins(*prizes: str, d: LowerData = D, bet: int | None = None) -> list[int]:
+    """The Disco: one draw per penguin from the bet's table (None: the unit bet's), prizes
+    named as that table names them (amounts at the bet)."""
     assert len(prizes) == d.disco_game.penguins
-    return [pick(d.disco_game.prizes, p) for p in prizes]
+    table = d.disco_table((bet or d.game.unit) // d.game.unit)
+    return [pick(table, p) for p in prizes]
 
 
 def step(kind: str, level: int, up: bool, d: LowerData = D) -> int:

@@ -114,9 +114,16 @@ def test_pinguinos_doc_page_matches_the_data_and_the_exact_figures() -> None:
     for i, c in enumerate(d.ladders.scale[:-1]):
         a, b = d.ladders.sube_bonos[i], d.ladders.sube_nada[i]
         assert f"| {i} | €{c / 100:,.2f} | {a.up} / {a.fail} | {b.up} / {b.fail} |" in text, f"level {i}"
-    for prize, weight in d.disco_game.prizes.items():
-        label = f"€{int(prize[1:]) / 100:,.2f}" if prize[0] == "C" else f"{prize[1:]} Bonuses"
-        assert f"| {label} | {weight} |" in text, prize
+    # every bet's own Disco table, side by side: row i holds each bet's i-th prize and weight
+    tables = [list(d.disco_table(bet // d.game.unit).items()) for bet in d.game.bets]
+    for i in range(len(tables[0])):
+        cells = []
+        for table in tables:
+            prize, weight = table[i]
+            n = int(prize[1:])
+            label = f"€{n / 100:,.2f}" if prize[0] == "C" else f"{n} Bonus{'' if n == 1 else 'es'}"
+            cells.append(f"{label} | {weight}")
+        assert f"| {i + 1} | " + " | ".join(cells) + " |" in text, i
 
 
 def test_pinguinos_upper_game_section_matches_the_data_and_the_exact_figures() -> None:

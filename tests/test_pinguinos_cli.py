@@ -71,19 +71,21 @@ def test_rtp_json_of_variant_70_has_the_rtp_by_play() -> None:
 
 
 def test_rtp_distribution_takes_the_play_and_the_stake() -> None:
-    """``--play`` and ``--stake`` reach the law: AUTO-RISK's mean is the exact RTP of that play
-    (``rtp_by_play``, another module's figure), and at €15 a failed Sube-Bonos PLAY rounds
-    otherwise than at €0.20, so the law moves while its mean does not."""
+    """``--play`` and ``--stake`` reach the law: AUTO-RISK's mean at €0.20 is the exact RTP of
+    that play (``rtp_by_play``, another module's figure); at €15 the Disco's own table and the
+    rounding of a failed Sube-Bonos PLAY move the law (and, under AUTO-RISK, its mean a
+    little); AUTO's mean is the same at every bet."""
     unit = json_out("rtp", GAME_ID, "--distribution", "--play", "auto-risk")
     at_15 = json_out("rtp", GAME_ID, "--distribution", "--play", "auto-risk", "--stake", "1500")
     by_play = json_out("rtp", GAME_ID)["rtp_by_play_fraction"]
-    for law in (unit, at_15):
-        assert law["play"] == "auto_risk"
-        assert law["mean"]["fraction"] == by_play["auto_risk"]
+    assert unit["play"] == at_15["play"] == "auto_risk"
+    assert unit["mean"]["fraction"] == by_play["auto_risk"] != at_15["mean"]["fraction"]
     assert (unit["bet_cents"], at_15["bet_cents"]) == (20, 1500)
     assert unit["bands"] != at_15["bands"]
     auto = json_out("rtp", GAME_ID, "--distribution")
-    assert auto["play"] == "auto" and auto["mean"]["fraction"] == by_play["auto"]
+    auto_15 = json_out("rtp", GAME_ID, "--distribution", "--stake", "1500")
+    assert auto["play"] == "auto"
+    assert auto["mean"]["fraction"] == by_play["auto"] == auto_15["mean"]["fraction"]
     table = invoke("rtp", GAME_ID, "--distribution", "--play", "auto-risk", "--stake", "1500")
     assert table.exit_code == 0, table.output
     assert "AUTO-RISK" in table.stdout and "€15.00" in table.stdout

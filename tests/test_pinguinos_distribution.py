@@ -123,17 +123,20 @@ def test_the_mean_is_the_exact_rtp_of_the_play(variant: str, play: str) -> None:
 
 
 def test_auto_risk_and_other_bets() -> None:
-    """AUTO-RISK's mean at the unit bet and at €15 (its Bonus rounding differs, not its mean);
-    AUTO at €1 is the unit law scaled."""
+    """AUTO-RISK's mean at the unit bet is its exact RTP; at €15 the Disco's own table and the
+    Bonus rounding move it a little.  AUTO at €1 has the unit bet's mean, not its law: the
+    Disco's own table reaches 1,000 bets."""
     d = GAME.data("95")
     risk = S.values(d, "auto_risk").rtp_cents / UNIT
     unit = GAME.win_distribution("95", play="auto_risk")
     big = GAME.win_distribution("95", play="auto_risk", stake=1500)
-    assert unit.mean().exact == big.mean().exact == risk
+    assert unit.mean().exact == risk and abs(big.mean().exact - risk) < F(1, 10_000)
     assert big.stake == 1500 and unit.exact_pmf != {x // 75: p for x, p in big.exact_pmf.items()}
     auto = GAME.win_distribution("95")
     five = GAME.win_distribution("95", stake=100)
-    assert five.exact_pmf == {5 * x: p for x, p in auto.exact_pmf.items()}
+    assert five.mean().exact == auto.mean().exact
+    assert five.exact_pmf != {5 * x: p for x, p in auto.exact_pmf.items()}
+    assert auto.max_win()[0] == 500 * UNIT and five.max_win()[0] == 1000 * 100  # €100 / €1,000
     assert unit.max_win()[1].exact > auto.max_win()[1].exact  # ladders climb to the top
     with pytest.raises(InvalidBet):
         GAME.win_distribution("95", stake=30)
@@ -160,7 +163,13 @@ def toy_data() -> LowerData:
     raw["vertical_lines"] = [[0], [2], [4]]
     raw["hold"] = {"yes": 1, "no": 1}
     raw["nudges"] = {"offer": {"yes": 1, "no": 1}, "count": {1: 1, 2: 1}}
-    raw["disco_game"] = {"penguins": 2, "prizes": {"C40": 1, "C400": 1, "B2": 1}}
+    # €1 has its own Disco table (amounts at €1, the unit table's means per cent staked): a
+    # prize into Sube-Bonos, one paid at once, and Bonuses not a multiple of the coin (5)
+    raw["disco_game"] = {
+        "penguins": 2,
+        "prizes": {"C40": 1, "C400": 1, "B2": 1},
+        "at_bet": {100: {"C2000": 2, "C200": 2, "B4": 1, "B16": 1}},
+    }
     seesaw = SCALE.index(D.ladders.seesaw_above)
     coin = {"up": 1, "fail": 1}
     raw["ladders"]["sube_nada"] = [coin] * TOP
@@ -169,33 +178,47 @@ def toy_data() -> LowerData:
 
 
 @pytest.fixture(scope="module")
-def toy() -> tuple[LosTresPinguinos, list[tuple[Fraction, Round]]]:
-    """The small game and every draw path of its ``start`` at the unit bet (the same for
+def toy() -> tuple[LosTresPinguinos, dict[int, list[tuple[Fraction, Round]]]]:
+    """The small game and every draw path of its ``start`` at €0.20 and at €1 (the same for
     every play: no decision is taken before the first pending step)."""
     game_ = LosTresPinguinos({"toy": toy_data()})
-    starts = [
-        (p, rnd.model_copy(update={"events": []}))
-        for p, rnd in every_path(lambda rng: game_.start(UNIT, rng, variant="toy"))
-    ]
-    assert sum(p for p, _ in starts) == 1
+    starts = {
+        bet: [
+            (p, rnd.model_copy(update={"events": []}))
+            for p, rnd in every_path(lambda rng, b=bet: game_.start(b, rng, variant="toy"))
+        ]
+        for bet in (UNIT, 5 * UNIT)
+    }
+    assert all(sum(p for p, _ in paths) == 1 for paths in starts.values())
     return game_, starts
 
 
+@pytest.mark.parametrize("bet", [UNIT, 5 * UNIT])
 @pytest.mark.parametrize("play", ["auto", "default", "auto_risk"])
 def test_the_law_is_every_draw_path_of_the_rules_on_a_small_file(
-    toy: tuple[LosTresPinguinos, list[tuple[Fraction, Round]]], play: str
+    toy: tuple[LosTresPinguinos, dict[int, list[tuple[Fraction, Round]]]], play: str, bet: int
 ) -> None:
-    """(The bet only scales AUTO and the default play; AUTO-RISK's Bonus rounding at other
-    bets is the ladders' own, checked against the rules at €15 below.)"""
+    """At €0.20 and at €1, whose Disco has its own table: the law is what the rules pay over
+    every draw path, and at €1 its mean (the Disco's own table has the unit table's means)
+    is the unit bet's under the plays that collect."""
     game_, starts = toy
     start = time.perf_counter()
-    expected = rules_law(game_, starts, play)
-    wd = game_.win_distribution("toy", play=play)
+    expected = rules_law(game_, starts[bet], play)
+    level = next(b for b in game_.bet_levels("toy") if b.stake == bet)
+    wd = game_.win_distribution("toy", play=play, stake=bet)
     assert wd.exact_pmf == expected
-    print(f"{play}: {len(expected)} amounts, {time.perf_counter() - start:.1f} s")
-    assert 0 in expected and 400 in expected  # nothing; the Disco's €4.00 (paid at once)
+    print(f"{play} at {bet}: {len(expected)} amounts, {time.perf_counter() - start:.1f} s")
+    coin = level.coin
+    assert 0 in expected
+    if bet == UNIT:
+        assert 400 in expected  # the Disco's €4.00 (paid at once)
+    else:
+        assert 2000 in expected and 16 * D.bonus_worth in expected  # €1's own €20.00 and 16 Bonuses
     if play == "auto_risk":
-        assert SCALE[TOP] in expected  # a ladder climbed to the top
+        assert SCALE[TOP] * coin in expected  # a ladder climbed to the top
+    else:
+        unit = game_.win_distribution("toy", play=play)
+        assert wd.mean().exact == unit.mean().exact
 
 
 # -- the seesaw of the real ladders -----------------------------------------------------------

@@ -122,3 +122,19 @@ def test_the_whole_machine_under_standard_play_returns_the_configured_rtp(game: 
             lo, hi = sorted((row["rtp_5_lines"], row["rtp_8_lines"]))
             assert lo - 1e-9 <= run["rtp"] <= hi + 1e-9, (variant, run, row)
             assert abs(run["rtp"] - int(variant) / 100) < 0.001, run
+
+
+def test_the_lower_round_law_at_a_larger_bet_carries_that_bets_own_disco(game: LosTresPinguinos) -> None:
+    """At €15 the Disco pays 50-300 Bonuses (its own table), the Bonus line 75 × the unit's,
+    and the mean Bonuses a round are 75 × the unit's (the table keeps the means per stake)."""
+    d = game.data()
+    unit, big = M.lower_round_law(d), M.lower_round_law(d, 75)
+    assert sum(big.values()) == 1 and all(p > 0 for p in big.values())
+    amounts = {b for b, _ in big}
+    disco = {int(k[1:]) for k in d.disco_table(75) if k[0] == "B"}
+    assert disco == {50, 100, 150, 200, 250, 300}
+    assert amounts == {0} | {75 * n for n in d.bonus_pays.values()} | disco
+    assert sum(b * p for (b, _), p in big.items()) == 75 * sum(b * p for (b, _), p in unit.items())
+    # the vertical-line hits do not depend on the bet
+    hits = {h: sum(p for (_, g), p in law.items() if g == h) for law in (unit,) for h in range(7)}
+    assert hits == {h: sum(p for (_, g), p in big.items() if g == h) for h in range(7)}

@@ -320,17 +320,41 @@ def test_the_maximum_prize_of_a_game_at_20_cents_is_100_euros_and_reachable() ->
 
 
 @pytest.mark.parametrize("bet", sorted(SEED_DISCO))
-def test_the_disco_prizes_per_bet_lie_in_the_seeds_ranges(bet: int) -> None:
+def test_the_disco_prizes_per_bet_are_the_seeds_ranges(bet: int) -> None:
+    """Each bet's own table spans the seed's range for that bet, both ends (at €15 the cash
+    starts at €30, the scale's first prize: every Disco cash prize up to the 3 Bells prize
+    enters Sube-Bonos, which climbs the scale; the seed's €20 is not on it)."""
     coin = bet // UNIT
     (cash_lo, cash_hi), (b_lo, b_hi) = SEED_DISCO[bet]
     for d in GAME.data_by_variant.values():
-        prizes = [k for k, w in d.disco_game.prizes.items() if w > 0]
-        cash = [int(k[1:]) * coin for k in prizes if k[0] == "C"]
-        bonuses = [int(k[1:]) * coin for k in prizes if k[0] == "B"]
-        assert cash_lo <= min(cash) and max(cash) <= cash_hi, (bet, min(cash), max(cash))
-        assert b_lo <= min(bonuses) and max(bonuses) <= b_hi, (bet, min(bonuses), max(bonuses))
-        if bet == 20:
-            assert (min(cash), max(cash)) == (cash_lo, cash_hi)  # €0.40 to €100
-            assert min(bonuses) == 1
+        prizes = [k for k, w in d.disco_table(coin).items() if w > 0]
+        cash = [int(k[1:]) for k in prizes if k[0] == "C"]
+        bonuses = [int(k[1:]) for k in prizes if k[0] == "B"]
+        assert (min(bonuses), max(bonuses)) == (b_lo, b_hi), bet
+        assert max(cash) == cash_hi, bet
         if bet == 1500:
-            assert min(cash) >= 2_000 and max(cash) <= 1_500_000  # within €20 to €15,000
+            assert min(cash) == d.ladders.scale[0] * coin == 3_000 and cash_lo < min(cash)
+        else:
+            assert min(cash) == cash_lo, bet
+
+
+@pytest.mark.parametrize(
+    ("table", "why"),
+    [
+        ({"C200": 60, "C300": 50, "B5": 1}, "mean cash and Bonuses"),  # not the unit table's means
+        ({"C250": 1, "B5": 1}, "ladders.scale"),  # €2.50 at €1 (50 units) enters Sube-Bonos, off the scale
+        ({"C201": 1}, "whole number of coins"),  # not a whole number of €1's 5-cent coins
+        ({"X9": 1}, "neither C<cents> nor B<bonuses>"),
+    ],
+)
+def test_a_bets_disco_table_is_checked_on_load(table: dict[str, int], why: str) -> None:
+    from reelforge.engine.datafile import DataFileError
+    from reelforge.games.los_3_pinguinos.data_model import parse
+
+    raw = D.model_dump(mode="python")
+    raw["disco_game"]["at_bet"] = {**raw["disco_game"]["at_bet"], 100: table}
+    with pytest.raises(DataFileError, match=why):
+        parse(raw, "bad")
+    raw["disco_game"]["at_bet"] = {30: D.disco_table(1)}
+    with pytest.raises(DataFileError, match="not an offered bet"):
+        parse(raw, "bad")

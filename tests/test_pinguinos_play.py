@@ -261,7 +261,7 @@ def test_the_yellow_prize_enters_sube_nada_up_or_nothing() -> None:
 
 
 @pytest.mark.parametrize("bet", [100, 500, 1000, 1500])
-def test_every_prize_scales_with_the_bet(bet: int) -> None:
+def test_every_prize_but_the_discos_scales_with_the_bet(bet: int) -> None:
     coin = bet // D.game.unit
     direct = next(s for s, c in D.pays.items() if c > D.ladders.seesaw_above)
     rng = scripted(game(three(direct)))
@@ -275,10 +275,16 @@ def test_every_prize_scales_with_the_bet(bet: int) -> None:
     rnd, _ = ladder("CH", bet)
     rnd = GAME.act(rnd, Action(name="collect"), scripted())
     assert rnd.win == D.pays["CH"] * coin
-    rng = scripted(game(three(SP)), penguins("B4", "B4", "C1000", "B4", "B4"), 2)
+    # the Disco has the bet's own table (the seed's ranges per bet); its €0.20 prize €10 is
+    # there at €1 to €10 as 50 bets too, and at €15 the €30 prize is 2 bets, as at €0.20
+    prize = f"C{1000 * coin}" if bet < 1500 else "C3000"
+    rng = scripted(game(three(SP)), penguins(*[prize] * 5, bet=bet), 2)
     rnd = GAME.act(GAME.start(bet, rng), Action(name="stop"), rng)
-    assert rnd.win == 1000 * coin
-    done(rnd, rng)
+    if bet < 1500:
+        assert rnd.win == 1000 * coin
+        done(rnd, rng)
+    else:
+        assert rnd.state["ladder"] == {"kind": "sube_bonos", "level": 0} and rnd.win == 0
 
 
 def test_bet_levels_costs_and_one_machine_state_for_every_bet() -> None:

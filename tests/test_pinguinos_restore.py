@@ -250,12 +250,14 @@ def play_seesaw(rig: PinguinosRig, token: str) -> None:
 
 
 def play_disco(rig: PinguinosRig, token: str) -> None:
-    shown = [rig.rng.choice(list(D.disco_game.prizes)) for _ in range(D.disco_game.penguins)]
-    rnd = rig.open("disco", token, rig.rng.choice(STAKES), [*game(DISCO), *penguins(*shown)])
-    assert rnd["events"][-1] == {"type": "disco_start", "penguins": shown}
+    stake = rig.rng.choice(STAKES)
+    table = D.disco_table(stake // D.game.unit)  # the bet's own prizes
+    shown = [rig.rng.choice(list(table)) for _ in range(D.disco_game.penguins)]
+    rnd = rig.open("disco", token, stake, [*game(DISCO), *penguins(*shown, bet=stake)])
+    assert rnd["events"][-1] == {"type": "disco_start", "penguins": shown, "at_bet": True}
     lit = rig.rng.randrange(len(shown))
     rnd = rig.decide("stop", token, rnd, "stop", None, [lit])
-    assert {"type": "disco_stop", "penguin": lit, "prize": shown[lit]} in rnd["events"]
+    assert {"type": "disco_stop", "penguin": lit, "prize": shown[lit], "at_bet": True} in rnd["events"]
     rig.ladder(token, rnd)
 
 

@@ -168,7 +168,7 @@ def test_the_disco_draws_five_penguins_and_stop_draws_the_lit_one(
     assert not rng.script and rnd.win == 0
     rng = scripted(lit)  # randbelow(5): the penguin lit when PLAY stopped it
     rnd = GAME.act(rnd, Action(name="stop"), rng)
-    assert only(rnd, "disco_stop") == {"type": "disco_stop", "penguin": lit, "prize": prize}
+    assert only(rnd, "disco_stop") == {"type": "disco_stop", "penguin": lit, "prize": prize, "at_bet": True}
     kind, amount = expect
     if kind == "ladder":
         assert rnd.state["ladder"] == {"kind": "sube_bonos", "level": amount} and rnd.win == 0
@@ -181,12 +181,49 @@ def test_the_disco_draws_five_penguins_and_stop_draws_the_lit_one(
         done(rnd, rng)
 
 
-def test_the_disco_bonuses_scale_with_the_bet() -> None:
-    rng = scripted(game(find(shows(SP, SP, SP))), penguins("B2", "B2", "B2", "B2", "B2"), 0)
-    rnd = GAME.start(1500, rng)
+@pytest.mark.parametrize(
+    ("bet", "prize", "expect"),
+    [
+        (100, "B30", ("bonuses", 30)),  # the seed's €1 Bonuses: 5-30
+        (100, "C100000", ("cash", 100_000)),  # €1,000 at €1, paid at once (above 3 Bells)
+        (100, "C200", ("ladder", 0)),  # €2 at €1: the scale's first prize, into Sube-Bonos
+        (1500, "B50", ("bonuses", 50)),  # €15: 50-300 Bonuses, not scaled from €0.20
+        (1500, "B300", ("bonuses", 300)),
+        (1500, "C15000", ("ladder", SEESAW)),  # the 3-Bells prize at €15 enters Sube-Bonos
+        (1500, "C30000", ("cash", 30_000)),
+        (1500, "C1500000", ("cash", 1_500_000)),  # €15,000: 1,000 bets
+    ],
+)
+def test_the_disco_at_each_bet_draws_from_that_bets_own_table(
+    bet: int, prize: str, expect: tuple[str, int]
+) -> None:
+    rng = scripted(game(find(shows(SP, SP, SP))), penguins(*[prize] * 5, bet=bet), 0)
+    rnd = GAME.start(bet, rng)
+    assert only(rnd, "disco_start") == {"type": "disco_start", "penguins": [prize] * 5, "at_bet": True}
     rnd = GAME.act(rnd, Action(name="stop"), rng)
-    assert rnd.state["bonuses_won"] == 2 * 75 and rnd.win == 0
+    kind, amount = expect
+    if kind == "ladder":
+        assert rnd.state["ladder"] == {"kind": "sube_bonos", "level": amount} and rnd.win == 0
+        assert not rng.script
+        return
+    if kind == "cash":
+        assert rnd.win == amount and rnd.state["bonuses_won"] == 0
+    else:
+        assert rnd.state["bonuses_won"] == amount and rnd.win == 0
     done(rnd, rng)
+
+
+def test_a_disco_dealt_before_the_per_bet_tables_resumes_with_the_unit_prizes_scaled() -> None:
+    """A round stored mid-Disco by an earlier version (no ``disco_at_bet`` in its state) names
+    the unit bet's prizes: the stop pays them scaled, as they were shown."""
+    rng = scripted(game(find(shows(SP, SP, SP))), penguins(*["B100"] * 5, bet=1500))
+    rnd = GAME.start(1500, rng)
+    old = rnd.model_copy(deep=True)
+    old.state["disco"] = ["B2"] * 5
+    del old.state["disco_at_bet"]
+    rnd = GAME.act(old, Action(name="stop"), scripted(0))
+    assert only(rnd, "disco_stop")["at_bet"] is False
+    assert rnd.state["bonuses_won"] == 2 * 75 and rnd.win == 0
 
 
 # -- holds ---------------------------------------------------------------------------

@@ -443,9 +443,10 @@ def test_the_disco_stop_pays_the_lit_penguin_or_opens_its_ladder(api, db_url, tm
     token = api.new_player("disco", CREDIT)
     shown = ["C60", "B1", "C400", "C1000", "B4"]
     rnd = start(api, token, disco_script(*shown))["round"]
-    assert rnd["events"][-1] == {"type": "disco_start", "penguins": shown} and names(rnd) == ["stop"]
+    assert rnd["events"][-1] == {"type": "disco_start", "penguins": shown, "at_bet": True}
+    assert names(rnd) == ["stop"]
     rnd = act(api, token, rnd, "stop", script=[2])  # C400: above the 3 Bells, paid at once
-    assert rnd["events"][-2] == {"type": "disco_stop", "penguin": 2, "prize": "C400"}
+    assert rnd["events"][-2] == {"type": "disco_stop", "penguin": 2, "prize": "C400", "at_bet": True}
     assert rnd["status"] == "complete" and rnd["win"] == 400
     assert draws(api, rnd["id"]) == [disco_script(*shown), [2]]
     rnd = start(api, token, disco_script(*shown))["round"]

@@ -43,9 +43,9 @@ def declared_max(game_id: str, seq: dict[str, Any]) -> int:
     if seq["mode"] == "upper":
         bet = d.upper.bets[list(d.upper_stakes).index(stake)]
         return 2 * int(bet.max_prize)  # the paid game and the WINNING SPIN
-    disco_cash = [int(p[1:]) for p in d.disco_game.prizes if p[0] == "C"]
-    top = max(max(d.pays.values()), max(disco_cash), d.ladders.scale[-1])
-    return int(top * (stake // d.game.unit))
+    coin = stake // d.game.unit
+    disco_cash = [int(p[1:]) for p in d.disco_table(coin) if p[0] == "C"]  # the bet's own, at the bet
+    return int(max(max(d.pays.values()) * coin, max(disco_cash), d.ladders.scale[-1] * coin))
 
 
 def replay(game_id: str, seq: dict[str, Any]) -> list[int]:
@@ -72,6 +72,11 @@ def test_every_stored_max_win_replays_to_the_declared_max(game_id: str) -> None:
     data = stored(game_id)
     covered = {(s["variant"], s["mode"]) for s in data["sequences"]}
     assert covered == {(v, m) for v in game.variants for m in game.modes}
+    if game_id == "los-3-pinguinos":  # every bet has its own top prize (the Disco's, the upper bet's)
+        stakes = {(s["variant"], s["mode"], s["stake"]) for s in data["sequences"]}
+        for v in game.variants:
+            d: Any = game.data(v)  # type: ignore[attr-defined]
+            assert {(v, "base", b) for b in d.game.bets} | {(v, "upper", b) for b in d.upper_stakes} <= stakes
     for seq in data["sequences"]:
         assert seq["player_state"] is None  # every sequence starts from a new player
         wins = replay(game_id, seq)

@@ -490,7 +490,7 @@ def test_disco_stopped_on_a_penguin_at_two_bets(tab: Tab, operator: Operator, d:
     tab.open(token, GAME)
     tab.idle()
     page.wait_for_selector(f"{MACHINE}[data-machine-loaded]")
-    prizes = d.disco_game.prizes
+    prizes = d.disco_table(1)  # the €0.20 bet's
     penguins = ["C1000", "B2", "C60", "C400", "B1"]
     start = game_draws(d, SPEAKERS) + [before(prizes, p) for p in penguins]
     deal(d, 20, start, ("stop", None, [3]))
@@ -512,6 +512,7 @@ def test_disco_stopped_on_a_penguin_at_two_bets(tab: Tab, operator: Operator, d:
         "type": "disco_stop",
         "penguin": 3,
         "prize": "C400",
+        "at_bet": True,
     }
     assert rec["win"] == 400  # above 3 Bells: paid at once
     assert money(tab.text("[data-testid=win]")) == 400
@@ -530,11 +531,23 @@ def test_disco_stopped_on_a_penguin_at_two_bets(tab: Tab, operator: Operator, d:
     assert "€1.00" in tab.text("[data-testid=paytable-bet]")
     shot_png(tab, "17-bet-1-euro")
 
-    # At EUR 1 a Disco stopped on "2 Bonuses" gives 10 Bonuses.
+    # At EUR 1 the Disco has its own table (the seed's €2-€1,000 and 5-30 Bonuses): a Disco
+    # stopped on "10 Bonuses" gives 10 Bonuses; the paytable says the bet's own ranges.
+    page.keyboard.press("i")
+    dialog = page.locator("[data-testid=dialog-paytable]")
+    dialog.wait_for()
+    assert "€2.00 – €1,000.00" in dialog.inner_text() and "5 Bonuses – 30 Bonuses" in dialog.inner_text()
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    at_one = ["C100000", "B10", "C300", "C2000", "B30"]
+    start = game_draws(d, SPEAKERS) + [before(d.disco_table(5), p) for p in at_one]
     deal(d, 100, start, ("stop", None, [1]))
     play(tab, start)
     decision(tab, "disco", 1)
-    assert tab.text("[data-testid=penguin-1] .l3p-peng__prize") == "10 Bonuses"
+    assert [tab.text(f"[data-testid=penguin-{i}] .l3p-peng__prize") for i in range(5)] == [
+        "€1,000.00", "10 Bonuses", "€3.00", "€20.00", "30 Bonuses",
+    ]  # fmt: skip
+    shot_png(tab, "17b-disco-1-euro")
     act(tab, "Enter", [1])
     tab.idle()
     rec = last_round(operator, token, "l3p-disco")
@@ -623,6 +636,7 @@ def test_paytable_rules_and_recall(tab: Tab, operator: Operator, d: LowerData) -
     assert "Sube-Bonos" in dialog.locator("tr[data-symbol=BE]").inner_text()
     assert "Sube-Nada" in dialog.locator("tr[data-symbol=OR]").inner_text()
     assert "5 Bonuses" in dialog.locator("tr[data-bonus='3']").inner_text()
+    assert "€0.40 – €100.00" in dialog.inner_text() and "1 Bonus – 6 Bonuses" in dialog.inner_text()
     shot_png(tab, "18-paytable")
     page.keyboard.press("Escape")
     page.keyboard.press("r")
@@ -743,7 +757,7 @@ def test_phone_portrait_and_landscape(
 
         # The Disco in landscape.
         start = game_draws(d, SPEAKERS) + [
-            before(d.disco_game.prizes, p) for p in ["C40", "C60", "C100", "B1", "C200"]
+            before(d.disco_table(1), p) for p in ["C40", "C60", "C100", "B1", "C200"]
         ]
         tab.script(start)
         page.tap("[data-testid=spin]")

@@ -407,12 +407,11 @@ class TerminalPlay:
         else:  # a future game's event: still show something rather than nothing
             c.print(escape(str(e)))
 
-    def prize_text(self, rnd: Round, code: str) -> str:
-        """A Disco prize: ``C<cents>`` cash or ``B<n>`` Bonuses at the unit bet."""
-        amount = int(code[1:])
-        if code[0] == "B":
-            return bonuses_text(amount * rnd.coin)
-        return self.money(amount * rnd.coin)
+    def prize_text(self, rnd: Round, code: str, at_bet: bool = True) -> str:
+        """A Disco prize: ``C<cents>`` cash or ``B<n>`` Bonuses at the bet (``at_bet``), or at
+        the unit bet in rounds recorded before the per-bet tables."""
+        amount = int(code[1:]) * (1 if at_bet else rnd.coin)
+        return bonuses_text(amount) if code[0] == "B" else self.money(amount)
 
     def show_machine_event(self, rnd: Round, e: dict[str, Any]) -> None:
         """Los 3 Pinguinos: nudges, holds, the prize, the Disco, the ladders, Bonuses and the
@@ -459,10 +458,11 @@ class TerminalPlay:
         elif kind == "bonuses":
             c.print(f"[bold green]+{bonuses_text(e['won'])}[/] (Bonuses {e['balance']})")
         elif kind == "disco_start":
-            shown = ", ".join(self.prize_text(rnd, p) for p in e["penguins"])
+            shown = ", ".join(self.prize_text(rnd, p, e.get("at_bet", False)) for p in e["penguins"])
             c.print(f"Five penguins light in turn: {shown}. STOP lights one.")
         elif kind == "disco_stop":
-            c.print(f"The Disco stops on penguin {e['penguin'] + 1}: {self.prize_text(rnd, e['prize'])}")
+            prize = self.prize_text(rnd, e["prize"], e.get("at_bet", False))
+            c.print(f"The Disco stops on penguin {e['penguin'] + 1}: {prize}")
         elif kind == "ladder_start":
             name = LADDERS.get(e["kind"], e["kind"])
             c.print(f"[bold]{name}[/] at {self.money(e['credits'] * rnd.coin)}: COLLECT it or PLAY for more")

@@ -41,7 +41,7 @@ def _plan(
 
         if mode == "upper":
             return construct_upper(d, stake)
-        return (*construct_lower(d), None)
+        return (*construct_lower(d, stake), None)
     raise KeyError(game.id)
 
 

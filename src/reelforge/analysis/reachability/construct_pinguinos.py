@@ -1,8 +1,9 @@
 """Los 3 Pinguinos' max win, constructed by hand from the strips and tables.
 
-* Lower game: the top prize of a round is the Disco's largest cash prize (the top of the
-  scale).  The paid game's stops show three Disco symbols on the line (the first such stops
-  of the 4,096); each penguin draws that prize; STOP lights the first penguin.
+* Lower game, at every bet: the top prize of a round is the Disco's largest cash prize in
+  the bet's own table (the top of the scale at €0.20, 1,000 bets above).  The paid game's
+  stops show three Disco symbols on the line (the first such stops of the 4,096); each
+  penguin draws that prize; STOP lights the first penguin.
 * Upper game: the bet's maximum prize twice, once in the paid game and once in the WINNING
   SPIN it owes.  The paid game's stops (the first of the 4,096) show the accumulator piece
   and three Cocktails on a line (the Fishing trigger; the accumulator's reel shows no Ice
@@ -28,13 +29,13 @@ from .script import Planned, Script, index_offset, offset
 
 METHOD = (
     "constructed by hand from the strips and tables (construct_pinguinos), from a new machine: lower "
-    "game, three Disco symbols and every penguin on the top cash prize; upper game, lower-game Bonus "
+    "game, three Disco symbols and every penguin on the bet's top cash prize; upper game, lower-game Bonus "
     "rounds and upper rounds showing the accumulator piece, then a Fishing trigger beside the piece that "
     "fills the accumulator, the largest fish until the maximum, and the WINNING SPIN the same way"
 )
 
 
-def construct_lower(d: LowerData) -> tuple[list[Planned], str]:
+def construct_lower(d: LowerData, stake: int) -> tuple[list[Planned], str]:
     stops = next(
         s for s in product(range(STOPS), repeat=3) if evaluate(d, line_symbols(d, s)).kind == "disco"
     )
@@ -42,11 +43,13 @@ def construct_lower(d: LowerData) -> tuple[list[Planned], str]:
     start = list(stops)
     if nudge_offerable(d, stops, outcome, False):
         start.append(index_offset(d.nudges.offer.weights, 0))  # no nudges
-    cash = [k for k in d.disco_game.prizes if k[0] == "C"]
+    coin = stake // d.game.unit
+    table = d.disco_table(coin)
+    cash = [k for k in table if k[0] == "C"]
     top = max(cash, key=lambda k: int(k[1:]))
-    if int(top[1:]) <= d.ladders.seesaw_above:
+    if int(top[1:]) // coin <= d.ladders.seesaw_above:
         raise ValueError("the top Disco prize would start a ladder: this construction does not apply")
-    start += [offset(d.disco_game.prizes, top)] * d.disco_game.penguins
+    start += [offset(table, top)] * d.disco_game.penguins
 
     def step(rnd: Round) -> tuple[Action, Script]:
         return Action(name="stop"), Script([0])

@@ -10,9 +10,10 @@ from reelforge.engine.game import Game, levels_for
 
 def stakes_for(game: Game, variant: str, mode: str) -> list[int]:
     """The stakes a max-win sequence is stored for: the lowest of the mode's table, and in
-    Los 3 Pinguinos' upper game every bet (each has its own maximum prize)."""
+    Los 3 Pinguinos every bet (each upper bet has its own maximum prize, each lower bet its
+    own Disco table)."""
     levels = [b.stake for b in levels_for(game, variant, mode)]
-    return levels if mode == "upper" else levels[:1]
+    return levels if game.id == "los-3-pinguinos" else levels[:1]
 
 
 def declared_max_win(game: Game, variant: str, mode: str, stake: int) -> tuple[int, str]:
@@ -39,5 +40,7 @@ def declared_max_win(game: Game, variant: str, mode: str, stake: int) -> tuple[i
         from reelforge.games.los_3_pinguinos.kernel import max_round_win
 
         coin = stake // d.game.unit
-        return max_round_win(d) * coin, "kernel.max_round_win: the top prize of one round (one prize a round)"
+        return max_round_win(d, coin), (
+            "kernel.max_round_win: the top prize of one round (one prize a round; the Disco's at the bet)"
+        )
     raise KeyError(f"no declared max win for {game.id}")

@@ -1,6 +1,6 @@
 """Los 3 Pinguinos' prizes with their exact odds: the lower game's line as it lands (counted
-over all 4,096 stop combinations with ``payline.evaluate``, as the PAR sheet does) and the
-Disco's table; the upper game's advertised prizes per bet (``upper_exact.prize_odds``)."""
+over all 4,096 stop combinations with ``payline.evaluate``, as the PAR sheet does) and each
+bet's Disco table; the upper game's advertised prizes per bet (``upper_exact.prize_odds``)."""
 
 from __future__ import annotations
 
@@ -61,21 +61,23 @@ def _lower(d: LowerData) -> list[Odds]:
     ]
     p_disco = Fraction(seen["disco"], n)
     out.append(Odds(group, "disco", f"3 × {d.disco}: the Disco game", "Disco", p_disco, per, LINE))
-    total = sum(d.disco_game.prizes.values())
-    for prize, w in d.disco_game.prizes.items():
-        pays = f"{prize[1:]} Bonuses" if prize[0] == "B" else _eur(d, int(prize[1:]))
-        out.append(
-            Odds(
-                "Disco prizes (the lit penguin's)",
-                f"disco:{prize}",
-                f"Disco {prize}",
-                pays,
-                p_disco * Fraction(w, total),
-                per,
-                "Disco on the line × the prize's weight / total",
-                note="in the Disco the lit penguin is uniform and each penguin's prize independent",
+    for bet in d.game.bets:  # each bet has its own Disco table (the seed's ranges per bet)
+        table = d.disco_table(bet // d.game.unit)
+        total = sum(table.values())
+        for prize, w in table.items():
+            pays = f"{prize[1:]} Bonuses" if prize[0] == "B" else _eur(d, int(prize[1:]))
+            out.append(
+                Odds(
+                    f"Disco prizes at the {_eur(d, bet)} bet (the lit penguin's)",
+                    f"disco@{bet}:{prize}",
+                    f"Disco {pays}",
+                    pays,
+                    p_disco * Fraction(w, total),
+                    per,
+                    "Disco on the line × the prize's weight / total",
+                    note="in the Disco the lit penguin is uniform and each penguin's prize independent",
+                )
             )
-        )
     return out
 
 
@@ -107,11 +109,13 @@ def odds(d: LowerData, mode: str) -> tuple[list[Odds], MaxWinOdds]:
             "upper_exact.prize_odds 'maximum' (one maximum prize; two in a round: not computed)",
         )
     rows = _lower(d)
-    top = max((k for k in d.disco_game.prizes if k[0] == "C"), key=lambda k: int(k[1:]))
-    at_least = next(o.probability for o in rows if o.prize == f"disco:{top}")
+    unit = d.game.unit
+    top = max((k for k in d.disco_table(1) if k[0] == "C"), key=lambda k: int(k[1:]))
+    at_least = next(o.probability for o in rows if o.prize == f"disco@{unit}:{top}")
     return rows, MaxWinOdds(
         at_least,
         None,
-        f"at least the Disco as it lands with the lit penguin on {top} (no decision changes that round); "
-        "holds, nudges and ladders add chances not computed here",
+        f"at the {_eur(d, unit)} bet, at least the Disco as it lands with the lit penguin on {top} (no "
+        "decision changes that round); holds, nudges and ladders add chances not computed here; the "
+        "other bets' top Disco prizes are in their rows",
     )

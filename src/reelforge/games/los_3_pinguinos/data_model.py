@@ -2,13 +2,17 @@
 
 Every prize is written at the smallest bet, ``game.unit`` cents (€0.20): at a bet of
 ``b`` cents a cash prize pays ``cents * b / unit`` and a Bonus prize ``bonuses * b / unit``,
-so every bet has the same RTP (a Bonus counts ``bonus_value`` cents, €0.80).  A *weight
-table* ``{ outcome = weight }`` is drawn with one ``randbelow(total)`` in file order.
+so every bet has the same RTP.  The one exception is the Disco, whose prizes the seed gives
+per bet: ``disco_game.at_bet`` holds a bet's own table, amounts at that bet, checked to have
+the unit table's mean cash and mean Bonuses per cent staked (so the bet's RTP is the same
+under every play that collects).  A *weight table* ``{ outcome = weight }`` is drawn with one
+``randbelow(total)`` in file order.
 """
 
 from __future__ import annotations
 
 import tomllib
+from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -71,15 +75,27 @@ class Nudges(Strict):
 class Disco(Strict):
     penguins: int = Field(ge=2)
     prizes: dict[str, Weight]  # "C<cents>" cash or "B<n>" Bonuses, at the unit bet
+    # Per other bet (its cents, as a string key): its own table, amounts AT that bet (the seed
+    # gives each bet its own ranges).  A bet not listed plays the unit table scaled.
+    at_bet: dict[int, dict[str, Weight]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _check(self) -> Disco:
-        if sum(self.prizes.values()) <= 0:
-            raise ValueError("disco.prizes: a positive total weight")
-        for k in self.prizes:
-            if not (k[:1] in "CB" and k[1:].isdigit() and int(k[1:]) > 0):
-                raise ValueError(f"disco.prizes: {k!r} is neither C<cents> nor B<bonuses>")
+        for where, table in [("prizes", self.prizes), *((f"at_bet.{b}", t) for b, t in self.at_bet.items())]:
+            if sum(table.values()) <= 0:
+                raise ValueError(f"disco_game.{where}: a positive total weight")
+            for k in table:
+                if not (k[:1] in "CB" and k[1:].isdigit() and int(k[1:]) > 0):
+                    raise ValueError(f"disco_game.{where}: {k!r} is neither C<cents> nor B<bonuses>")
         return self
+
+
+def _means(table: dict[str, int], coin: int) -> tuple[Fraction, Fraction]:
+    """A Disco table's mean cash (cents) and mean Bonuses, per unit bet staked."""
+    total = sum(table.values())
+    cash = sum(int(k[1:]) * w for k, w in table.items() if k[0] == "C")
+    bonuses = sum(int(k[1:]) * w for k, w in table.items() if k[0] == "B")
+    return Fraction(cash, total * coin), Fraction(bonuses, total * coin)
 
 
 class Ladders(Strict):
@@ -150,11 +166,7 @@ class LowerData(Strict):
                 raise ValueError(f"{s}: a ladder prize must be a cash prize on ladders.scale")
         if set(self.blue) & set(self.yellow):
             raise ValueError("a prize is blue or yellow, not both")
-        for k in self.disco_game.prizes:
-            if k[0] == "C" and int(k[1:]) not in scale:
-                raise ValueError(
-                    f"disco_game.prizes: cash {k} must be on ladders.scale (it may enter Sube-Bonos)"
-                )
+        self._check_disco(scale)
         if max(self.pays.values()) > self.ladders.scale[-1]:
             raise ValueError("no prize may exceed the top of ladders.scale")
         if self.disco in self.pays:
@@ -166,6 +178,42 @@ class LowerData(Strict):
                     f"upper.bets[{i}]: multiplier {bet.multiplier} is not its value over the first bet's"
                 )
         return self
+
+    def _check_disco(self, scale: set[int]) -> None:
+        """Every bet's Disco table: its cash a whole number of coins; a cash prize up to the
+        3 Bells prize (it enters Sube-Bonos) on the scale; and the unit table's means per cent
+        staked, cash and Bonuses apart, so every bet returns the same under a play that
+        collects (the design rule that lets the unit bet's figures stand for every bet)."""
+        for bet in self.disco_game.at_bet:
+            if bet not in self.game.bets or bet == self.game.unit:
+                raise ValueError(f"disco_game.at_bet: {bet} is not an offered bet above the unit")
+        unit_means = _means(self.disco_game.prizes, 1)
+        for bet in self.game.bets:
+            coin = bet // self.game.unit
+            table = self.disco_table(coin)
+            for k in table:
+                cents = int(k[1:])
+                if k[0] != "C":
+                    continue
+                if cents % coin:
+                    raise ValueError(f"disco_game at {bet}: cash {k} is not a whole number of coins ({coin})")
+                if cents // coin <= self.ladders.seesaw_above and cents // coin not in scale:
+                    raise ValueError(
+                        f"disco_game at {bet}: cash {k} must be on ladders.scale (x{coin}): "
+                        "it may enter Sube-Bonos"
+                    )
+            if _means(table, coin) != unit_means:
+                raise ValueError(
+                    f"disco_game at {bet}: mean cash and Bonuses per cent staked must equal the unit "
+                    f"table's ({unit_means[0]} cents, {unit_means[1]} Bonuses per unit bet)"
+                )
+
+    def disco_table(self, coin: int) -> dict[str, int]:
+        """The Disco's prizes at the bet ``unit × coin``: ``C<cents>`` / ``B<n>`` at that bet."""
+        own = self.disco_game.at_bet.get(self.game.unit * coin)
+        if own is not None:
+            return dict(own)
+        return {f"{k[0]}{int(k[1:]) * coin}": w for k, w in self.disco_game.prizes.items()}
 
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> LowerData:
         raw = self.model_dump()

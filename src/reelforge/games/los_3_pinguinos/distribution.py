@@ -23,8 +23,9 @@ exact fraction:
 
 Amounts are cents at the bet (``coin`` × the unit bet's prizes, Bonuses at ``bonus_worth``
 cents); the stake is ``unit × coin`` cents.  Every prize scales with the bet except the
-random rounding of Bonuses in a failed Sube-Bonos PLAY, so only AUTO-RISK's law in stakes
-depends on the bet (a little); AUTO's and the default play's are the same at every bet.
+Disco's (each bet has its own table, with the same means per cent staked) and the random
+rounding of Bonuses in a failed Sube-Bonos PLAY, so the law in stakes depends on the bet
+through the Disco; the mean does only under AUTO-RISK (a little).
 The upper game's law is in :mod:`.upper_distribution`.
 """
 
@@ -224,16 +225,18 @@ def ladder_laws(d: LowerData, kind: str, coin: int = 1) -> tuple[Law, ...]:
 
 
 def _disco_law(d: LowerData, ladders: str, coin: int) -> Law:
-    total = sum(d.disco_game.prizes.values())
+    """One draw of the bet's own Disco table (amounts at the bet)."""
+    table = d.disco_table(coin)
+    total = sum(table.values())
     law: Law = Counter()
-    for key, w in d.disco_game.prizes.items():
+    for key, w in table.items():
         amount = int(key[1:])
         if key[0] == "B":
-            sub = {amount * coin * d.bonus_worth: F(1)}
-        elif amount <= d.ladders.seesaw_above and ladders == "risk":
-            sub = ladder_laws(d, "sube_bonos", coin)[d.ladders.scale.index(amount)]
+            sub = {amount * d.bonus_worth: F(1)}
+        elif amount // coin <= d.ladders.seesaw_above and ladders == "risk":
+            sub = ladder_laws(d, "sube_bonos", coin)[d.ladders.scale.index(amount // coin)]
         else:  # paid at once, or its ladder collected
-            sub = {amount * coin: F(1)}
+            sub = {amount: F(1)}
         for x, p in sub.items():
             law[x] += F(w, total) * p
     return dict(law)

@@ -109,8 +109,11 @@ def _index(digits: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def build_tables(d: LowerData, play: str = PLAY) -> Tables:
-    """The kernel's view of a data file (a pure function of the data and the play's strategy)."""
+def build_tables(d: LowerData, play: str = PLAY, coin: int = 1) -> Tables:
+    """The kernel's view of a data file (a pure function of the data and the play's strategy).
+    Cash is in cents at the unit bet (the caller multiplies by the coin); at ``coin`` > 1 (the
+    whole machine's kernel at a larger pairing) every Bonus prize is at the bet and the Disco is
+    the bet's own table, its cash in unit cents (a whole number of coins, checked on load)."""
     if N_REELS != 3:
         raise ValueError("the kernel plays three reels")
     if play not in KERNEL_PLAYS:
@@ -127,7 +130,7 @@ def build_tables(d: LowerData, play: str = PLAY) -> Tables:
         o = evaluate(d, line_symbols(d, stops))
         kind[i] = KINDS.index(o.kind)
         cents[i] = o.cents
-        bonuses[i] = o.bonuses
+        bonuses[i] = o.bonuses * coin
         ladder[i] = LADDERS.index(o.ladder)
         has_pair[i] = bool(o.pairs)
         vert[i] = sum(s in d.vertical_set[r] for r, s in enumerate(stops))
@@ -174,13 +177,13 @@ def build_tables(d: LowerData, play: str = PLAY) -> Tables:
         restricted = count_weights(d, max(m, 1))
         count_cum[m] = _cumulative([restricted.get(n, 0) for n in counts])
     count_val = np.array(counts, dtype=np.int64)
-    prizes = list(d.disco_game.prizes)
-    disco_cum = _cumulative(list(d.disco_game.prizes.values()))
-    disco_cash = np.array([int(p[1:]) if p[0] == "C" else 0 for p in prizes], dtype=np.int64)
+    table = d.disco_table(coin)
+    prizes = list(table)
+    disco_cum = _cumulative(list(table.values()))
+    disco_cash = np.array([int(p[1:]) // coin if p[0] == "C" else 0 for p in prizes], dtype=np.int64)
     disco_bonus = np.array([int(p[1:]) if p[0] == "B" else 0 for p in prizes], dtype=np.int64)
-    disco_ladder = np.array(
-        [1 if p[0] == "C" and int(p[1:]) <= d.ladders.seesaw_above else 0 for p in prizes], dtype=np.int8
-    )
+    seesaw = d.ladders.seesaw_above
+    disco_ladder = np.array([1 if 0 < c <= seesaw else 0 for c in disco_cash], dtype=np.int8)
 
     ranges = np.zeros((_N_RANGES, 2), dtype=np.uint64)
     for g, n in (
@@ -218,20 +221,21 @@ def build_tables(d: LowerData, play: str = PLAY) -> Tables:
 
 
 @by_identity(maxsize=16)
-def tables(d: LowerData, play: str = PLAY) -> Tables:
-    return build_tables(d, play)
+def tables(d: LowerData, play: str = PLAY, coin: int = 1) -> Tables:
+    return build_tables(d, play, coin)
 
 
-def max_round_win(d: LowerData) -> int:
-    """The most one round can win, cents at the unit bet (one prize a round)."""
+def max_round_win(d: LowerData, coin: int = 1) -> int:
+    """The most one round can win, cents at the bet ``unit × coin`` (one prize a round; the
+    Disco's table is the bet's own)."""
     t = tables(d)
     bv = d.bonus_worth
+    disco = d.disco_table(coin)
     return int(
         max(
-            t.cents.max(),
-            t.bonuses.max() * bv,
-            t.disco_cash.max(),
-            t.disco_bonus.max() * bv,
+            t.cents.max() * coin,
+            t.bonuses.max() * bv * coin,
+            *(int(k[1:]) * (1 if k[0] == "C" else bv) for k in disco),
         )
     )
 

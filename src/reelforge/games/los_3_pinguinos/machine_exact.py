@@ -7,7 +7,7 @@ Markov chain on (Bonuses, counter):
 
 * a lower round adds its Bonuses and its vertical-line hits (counter capped at 9); their
   joint law comes from :func:`lower_round_law`, which walks the lower round's tree with the
-  decisions :mod:`.strategy` makes;
+  decisions :mod:`.strategy` makes (at the pairing's lower bet: its own Disco table);
 * an upper game (COLLECT wins no Bonuses) takes the bet's Bonuses, uses one from the counter
   if above 0 (8 lines) and adds the vertical-lines step when the symbol shows.
 
@@ -71,18 +71,28 @@ def _finals(d: LowerData, landed: S.Stops, held_game: bool) -> list[tuple[S.Stop
     return out
 
 
+DISCO = -1  # in the unit law: the line is the Disco, whose Bonuses depend on the bet's own table
+
+
 def _prize_bonuses(d: LowerData, stops: S.Stops) -> list[tuple[int, Fraction]]:
-    """Bonuses (unit bet) a final line wins under AUTO (ladders collected: cash stays cash)."""
+    """Bonuses (unit bet) a final line wins under AUTO (ladders collected: cash stays cash),
+    or :data:`DISCO`."""
     o = evaluate(d, line_symbols(d, stops))
     if o.kind == "bonus":
         return [(o.bonuses, F(1))]
     if o.kind == "disco":
-        total = sum(d.disco_game.prizes.values())
-        law: dict[int, Fraction] = defaultdict(F)
-        for k, w in d.disco_game.prizes.items():
-            law[int(k[1:]) if k[0] == "B" else 0] += F(w, total)
-        return list(law.items())
+        return [(DISCO, F(1))]
     return [(0, F(1))]
+
+
+def disco_bonuses(d: LowerData, coin: int) -> list[tuple[int, Fraction]]:
+    """The Bonuses the Disco pays at the bet ``unit × coin`` (its own table; cash counts 0)."""
+    table = d.disco_table(coin)
+    total = sum(table.values())
+    law: dict[int, Fraction] = defaultdict(F)
+    for k, w in table.items():
+        law[int(k[1:]) if k[0] == "B" else 0] += F(w, total)
+    return list(law.items())
 
 
 def _add(law: Law, other: Law, p: Fraction, db: int = 0, dh: int = 0) -> None:
@@ -91,8 +101,19 @@ def _add(law: Law, other: Law, p: Fraction, db: int = 0, dh: int = 0) -> None:
 
 
 @by_identity()
-def lower_round_law(d: LowerData) -> Law:
-    """Joint law of (Bonuses won at the unit bet, vertical-line hits) of one lower round."""
+def lower_round_law(d: LowerData, coin: int = 1) -> Law:
+    """Joint law of (Bonuses won at the bet ``unit × coin``, vertical-line hits) of one lower
+    round: the unit bet's walk, its Bonus lines scaled and its Disco the bet's own table."""
+    law: Law = defaultdict(F)
+    for (b, h), p in _unit_round_law(d).items():
+        for won, q in disco_bonuses(d, coin) if b == DISCO else [(b * coin, F(1))]:
+            law[(won, h)] += p * q
+    return dict(law)
+
+
+@by_identity()
+def _unit_round_law(d: LowerData) -> Law:
+    """:func:`lower_round_law` at the unit bet with the Disco left as :data:`DISCO`."""
     values = S.values(d, PLAY)
     hold_chance = F(d.hold.yes, d.hold.yes + d.hold.no)
 
@@ -169,8 +190,8 @@ def machine_long_run(
     coin = d.multiplier(lower_bet)
     bet = d.upper.bets[upper_index]
     need = bet.bonuses
-    lower = lower_round_law(d)
-    max_b = need - 1 + coin * max(b for b, _ in lower)
+    lower = lower_round_law(d, coin)
+    max_b = need - 1 + max(b for b, _ in lower)
     cmax = d.game.vertical_lines_max
     states = [(b, c) for b in range(max_b + 1) for c in range(cmax + 1)]
     idx = {s: i for i, s in enumerate(states)}
@@ -185,7 +206,7 @@ def machine_long_run(
                 vals.append(float(p))
         else:
             for (db, h), p in lower.items():
-                rows.append(idx[(b + db * coin, min(cmax, c + h))])
+                rows.append(idx[(b + db, min(cmax, c + h))])
                 cols.append(i)
                 vals.append(float(p))
     n = len(states)

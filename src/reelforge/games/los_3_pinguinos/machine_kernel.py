@@ -7,8 +7,8 @@ do not cover the upper bet's Bonuses, upper games while they do.  The lower roun
 at once); the upper game is COLLECT ALL (``upper_kernel.tables(d, bet)``).  The machine carries
 what the rules carry in the player's state:
 
-* the Bonuses: a lower round adds its Bonuses (× the lower bet's coin), an upper game takes the
-  bet's Bonuses (COLLECT ALL wins none);
+* the Bonuses: a lower round adds its Bonuses (at the lower bet: its Disco has its own table),
+  an upper game takes the bet's Bonuses (COLLECT ALL wins none);
 * the vertical-lines counter, shared: a lower round adds its games' vertical-line hits (at most
   ``vertical_lines_max``; capping once per round equals capping per game, the hits being
   non-negative); an upper game spends one for its 8 paylines and adds its ``vertical_step``;
@@ -131,7 +131,7 @@ def _run(
         else:
             res = L._round(lower, rs, lower_acc, drawn)
             out = res[0] * coin
-            won = res[1] * coin
+            won = res[1]  # at the bet already (the tables at the pairing's coin)
             bonuses += won
             counter = min(vmax, counter + res[2])
             cash_in = lower_bet
@@ -210,7 +210,7 @@ def pairing(d: LowerData, upper: int = 0) -> Pairing:
 
 def max_game_cash(d: LowerData, p: Pairing) -> int:
     """A bound on one game's cash out: a lower prize × the coin, or two upper games' maxima."""
-    t = L.tables(d, PLAY)
+    t = L.tables(d, PLAY, p.coin)
     lower = max(int(t.cents.max()), int(t.disco_cash.max())) * p.coin
     return max(lower, 2 * d.upper.bets[p.upper].max_prize)
 
@@ -219,7 +219,7 @@ class _Machine:
     """The arrays one run needs, allocated once (the jitted loop allocates nothing)."""
 
     def __init__(self, d: LowerData, p: Pairing) -> None:
-        self.lower = tuple(L.tables(d, PLAY))
+        self.lower = tuple(L.tables(d, PLAY, p.coin))  # Bonuses and the Disco at the lower bet
         self.upper = tuple(U.tables(d, p.upper))
         self.params = np.array(
             [p.coin, p.lower_bet, p.cash, p.need, d.game.vertical_lines_max], dtype=np.int64

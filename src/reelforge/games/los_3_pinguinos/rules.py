@@ -12,7 +12,8 @@ Disco stop.  Draw order (the numba kernel follows it draw for draw):
 3. The line settles:
    * cash: paid at once, or (blue, at most the 3 Bells prize / yellow) a ladder;
    * Bonuses: won at once;
-   * Disco: one ``disco_game.prizes`` draw per penguin; the ``stop`` action then draws
+   * Disco: one draw per penguin from the bet's table (``LowerData.disco_table``: amounts at
+     the bet); the ``stop`` action then draws
      ``randbelow(penguins)`` for the penguin lit when it stopped;
    * nothing, with a pair, in the paid game: one ``hold`` draw; offered, the ``hold`` action
      holds the chosen reels and the others spin (step 1) as the held game.
@@ -171,7 +172,9 @@ class LosTresPinguinos(Variants[LowerData]):
             "yellow": list(d.yellow),
             "ladder": list(d.ladders.scale),
             "seesaw_above": d.ladders.seesaw_above,
-            "disco_prizes": list(d.disco_game.prizes),
+            "disco_prizes": list(d.disco_game.prizes),  # at the unit bet
+            # each bet's own (cents: the prizes at that bet), as the seed gives them per bet
+            "disco_prizes_at_bet": {str(b): list(d.disco_table(b // d.game.unit)) for b in d.game.bets},
             "bonus_value": d.game.bonus_value,
             "bonus_cap": d.game.bonus_cap,
             "settings": self.play_settings(),
@@ -460,11 +463,14 @@ class LosTresPinguinos(Variants[LowerData]):
             self._win_bonuses(d, rnd, outcome.bonuses * rnd.coin)
             st["phase"] = "done"
         elif outcome.kind == "disco":
-            prizes = list(d.disco_game.prizes)
-            weights = list(d.disco_game.prizes.values())
+            table = d.disco_table(rnd.coin)
+            prizes, weights = list(table), list(table.values())
             st["disco"] = [prizes[weighted_index(rng, weights)] for _ in range(d.disco_game.penguins)]
+            st["disco_at_bet"] = True
             st["phase"] = "disco"
-            rnd.events.append({"type": "disco_start", "penguins": list(st["disco"])})
+            # "at_bet": the prizes are amounts at the round's bet (cash cents, Bonuses); rounds
+            # recorded before the per-bet tables wrote the unit bet's prizes
+            rnd.events.append({"type": "disco_start", "penguins": list(st["disco"]), "at_bet": True})
         elif outcome.ladder is None:
             self._win_cash(rnd, outcome.cents)
             st["phase"] = "done"
@@ -475,16 +481,19 @@ class LosTresPinguinos(Variants[LowerData]):
         st = rnd.state
         lit = rng.randbelow(len(st["disco"]))
         prize = st["disco"][lit]
+        at_bet = st.pop("disco_at_bet", False)  # False: a round dealt before the per-bet tables
         amount = int(prize[1:])
-        rnd.events.append({"type": "disco_stop", "penguin": lit, "prize": prize})
+        rnd.events.append({"type": "disco_stop", "penguin": lit, "prize": prize, "at_bet": at_bet})
         del st["disco"]
         if prize[0] == "B":
-            self._win_bonuses(d, rnd, amount * rnd.coin)
+            self._win_bonuses(d, rnd, amount if at_bet else amount * rnd.coin)
             st["phase"] = "done"
-        elif amount <= d.ladders.seesaw_above:
-            self._ladder_start(d, rnd, "sube_bonos", amount)
+            return
+        credits = amount // rnd.coin if at_bet else amount  # the unit bet's cents (a whole coin count)
+        if credits <= d.ladders.seesaw_above:
+            self._ladder_start(d, rnd, "sube_bonos", credits)
         else:
-            self._win_cash(rnd, amount)
+            self._win_cash(rnd, credits)
             st["phase"] = "done"
 
     def _ladder_start(self, d: LowerData, rnd: Round, kind: str, cents: int) -> None:

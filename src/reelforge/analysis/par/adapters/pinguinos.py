@@ -100,9 +100,19 @@ class PinguinosAdapter(Adapter):
             [[str(n), str(b), Cell(mult(b * bv / unit), cls="num")] for n, b in sorted(d.bonus_pays.items())],
             f"One Bonus counts {self._eur(bv)} in every RTP figure.",
         )
-        disco = weights_table(
-            f"Disco: each of {d.disco_game.penguins} penguins draws a prize", d.disco_game.prizes, "prize"
-        )
+        discos = [
+            weights_table(
+                f"Disco at the {self._eur(bet)} bet: each of {d.disco_game.penguins} penguins draws a prize",
+                {
+                    (f"{k[1:]} Bonuses" if k[0] == "B" else self._eur(int(k[1:]))): w
+                    for k, w in d.disco_table(bet // unit).items()
+                },
+                "prize",
+                "Each bet has its own table (the seed's ranges per bet), with the same mean cash and Bonuses "
+                "per cent staked; a cash prize up to the 3 Bells prize enters Sube-Bonos.",
+            )
+            for bet in d.game.bets
+        ]
         lad = d.ladders
         lrows: list[list[Cell | str]] = []
         for i, cents in enumerate(lad.scale):
@@ -139,7 +149,7 @@ class PinguinosAdapter(Adapter):
             "A near miss is at most two nudges from an improvement; an offer draws among the counts"
             " that reach it (at least the fewest nudges that improve the line), weights as listed.",
         )
-        return [pays, bonus, disco, ladders, chances, nudges]
+        return [pays, bonus, *discos, ladders, chances, nudges]
 
     def _upper_paytables(self) -> list[Table]:
         u = self.d.upper
@@ -328,10 +338,15 @@ class PinguinosAdapter(Adapter):
                 "odds of two in one round are not computed.",
             )
         top = kernel.max_round_win(d)
+        unit = d.game.unit
+        tops = ", ".join(
+            f"{self._eur(kernel.max_round_win(d, b // unit))} at {self._eur(b)}" for b in d.game.bets[1:]
+        )
         return MaxWin(
             top / d.game.unit,
             None,
-            f"the top of the scale, {self._eur(top)} at the {self._eur(d.game.unit)} bet (one prize a round)",
+            f"the top of the scale, {self._eur(top)} at the {self._eur(unit)} bet (one prize a round); "
+            f"the Disco's top prize at the other bets: {tops}",
             odds_note="Its exact odds depend on the play's holds, nudges and Disco picks: not computed here.",
         )
 

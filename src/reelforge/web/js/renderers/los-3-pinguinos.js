@@ -1212,8 +1212,11 @@ class PinguinosRenderer {
 
   // -- the Disco -----------------------------------------------------------------------------
 
-  discoText(prize) {
+  /** A penguin's prize: amounts at the bet (`atBet`, the per-bet tables) or, in rounds recorded
+   * before them, the unit bet's, scaled. */
+  discoText(prize, atBet) {
     const n = Number(prize.slice(1));
+    if (atBet) return prize[0] === "B" ? this.bonusText(n) : this.ctx.format(n);
     return prize[0] === "B" ? this.bonusText(n * this.coin()) : this.money(n);
   }
 
@@ -1258,7 +1261,7 @@ class PinguinosRenderer {
     this.disco.dataset.active = "1";
     this.disco.dataset.penguins = JSON.stringify(ev.penguins);
     ev.penguins.forEach((prize, i) => {
-      this.penguins[i].prize.textContent = this.discoText(prize);
+      this.penguins[i].prize.textContent = this.discoText(prize, ev.at_bet);
       this.penguins[i].el.dataset.prize = prize;
     });
     if (instant) return;
@@ -1286,15 +1289,16 @@ class PinguinosRenderer {
     });
     const cash = ev.prize[0] === "C";
     const amount = Number(ev.prize.slice(1));
+    const credits = ev.at_bet ? amount / this.coin() : amount; // the unit bet's, as the scale is
     if (instant) {
-      if (cash && amount > this.seesaw) this.setPrize(amount * this.coin());
+      if (cash && credits > this.seesaw) this.setPrize(credits * this.coin());
       return;
     }
     this.ctx.sound?.play("bigwin");
-    this.setMessage(t("PENGUIN {number}: {prize}", { number: ev.penguin + 1, prize: this.discoText(ev.prize) }), cash && amount <= this.seesaw ? t("Into Sube-Bonos") : "");
-    if (cash && amount > this.seesaw) {
-      await Promise.all([this.countPrize(amount * this.coin()), this.ctx.addWin?.(amount)]);
-      await featureTotal(this.ctx, this.fx, { title: t("Disco"), amount: amount * this.coin(), kind: "disco", testid: "banner-disco-total" });
+    this.setMessage(t("PENGUIN {number}: {prize}", { number: ev.penguin + 1, prize: this.discoText(ev.prize, ev.at_bet) }), cash && credits <= this.seesaw ? t("Into Sube-Bonos") : "");
+    if (cash && credits > this.seesaw) {
+      await Promise.all([this.countPrize(credits * this.coin()), this.ctx.addWin?.(credits)]);
+      await featureTotal(this.ctx, this.fx, { title: t("Disco"), amount: credits * this.coin(), kind: "disco", testid: "banner-disco-total" });
     }
     await wait(500);
   }
@@ -1341,9 +1345,9 @@ class PinguinosRenderer {
       case "bonuses":
         return t("{n} Bonuses won; Bonuses {count}", { n: ev.won, count: ev.balance });
       case "disco_start":
-        return t("Disco: the penguins hold {prizes}", { prizes: ev.penguins.map((p) => this.discoText(p)).join(", ") });
+        return t("Disco: the penguins hold {prizes}", { prizes: ev.penguins.map((p) => this.discoText(p, ev.at_bet)).join(", ") });
       case "disco_stop":
-        return t("Disco stopped on penguin {number}: {prize}", { number: ev.penguin + 1, prize: this.discoText(ev.prize) });
+        return t("Disco stopped on penguin {number}: {prize}", { number: ev.penguin + 1, prize: this.discoText(ev.prize, ev.at_bet) });
       case "ladder_start":
         return t("{ladder} starts at {amount}", { ladder: t(LADDER_NAMES[ev.kind]), amount: money(ev.credits) });
       case "ladder_step":
@@ -1465,8 +1469,12 @@ class PinguinosRenderer {
       h("td", h("span.l3p-pt__syms", Array.from({ length: n }, () => use(g.bonus || "BO")))),
       h("td", t("{n} Bonus symbols (wilds join them)", { n })),
       h("td.l3p-pt__value", this.bonusText((bp[n] ?? bp[String(n)]) * level.coin)), h("td", "")));
-    const discoCash = (g.disco_prizes || []).filter((p) => p[0] === "C").map((p) => Number(p.slice(1)));
-    const discoBonus = (g.disco_prizes || []).filter((p) => p[0] === "B").map((p) => Number(p.slice(1)));
+    // the bet's own Disco table (amounts at the bet), as the seed gives one per bet
+    const atBet = g.disco_prizes_at_bet?.[String(level.stake)];
+    const discoPrizes = atBet || (g.disco_prizes || []);
+    const scaled = atBet ? 1 : level.coin;
+    const discoCash = discoPrizes.filter((p) => p[0] === "C").map((p) => Number(p.slice(1)) * scaled);
+    const discoBonus = discoPrizes.filter((p) => p[0] === "B").map((p) => Number(p.slice(1)) * scaled);
     const range = (list, f) => (list.length ? `${f(Math.min(...list))} – ${f(Math.max(...list))}` : "–");
     const ladder = this.scale.slice().reverse().map((credits, k) => {
       const level_ = this.scale.length - 1 - k;
@@ -1481,7 +1489,7 @@ class PinguinosRenderer {
         (k, words) => h(k === 0 ? "span.l3p-key.l3p-key--blue" : "span.l3p-key.l3p-key--yellow", words))),
       h("h3", t("The Disco")),
       h("p", t("Five penguins, each with a prize: {cash} or {bonuses}. PLAY stops the lights on one penguin; a cash prize up to 3 Bells goes into Sube-Bonos.",
-        { cash: range(discoCash, fmt), bonuses: range(discoBonus, (n) => this.bonusText(n * level.coin)) })),
+        { cash: range(discoCash, (c) => this.ctx.format(c)), bonuses: range(discoBonus, (n) => this.bonusText(n)) })),
       h("h3", t("The payout scale")),
       h("ol.l3p-pt__ladder", { reversed: true }, ladder),
       h("p", t("1 Bonus counts as {value} when a prize turns into Bonuses (the rest is rounded at random).", { value: this.ctx.format(g.bonus_value) })));
