@@ -443,8 +443,12 @@ export class GameScreen {
   async sendStart(intent) {
     for (;;) {
       try {
+        const reply = await this.api.post(intent);
+        // The server times the cycle from its own start of the round, which lies between the
+        // request and its reply: counted from the reply, the wait is never short (a loaded
+        // server answering late once made the next start come 429 too_soon).
         this.lastStart = Date.now();
-        return await this.api.post(intent);
+        return reply;
       } catch (err) {
         if (err instanceof ApiError && err.code === "too_soon") {
           await this.countdown(Date.now() + (err.retryAfter || 1) * 1000);
