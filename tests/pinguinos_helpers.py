@@ -167,6 +167,16 @@ def shows(*pattern: str | None) -> Callable[[tuple[str, str, str]], bool]:
     return lambda sym: all(p is None or p == s for p, s in zip(pattern, sym, strict=True))
 
 
+def three(symbol: str, d: LowerData = D) -> Stops:
+    """Stops whose line pays ``symbol``'s three of a kind: the symbol on all three reels where
+    the strips allow it, else with a wild standing in on one side, else on both (a symbol the
+    center reel alone carries pays only as WI-X-WI)."""
+    for pattern in ((symbol, symbol, symbol), (d.wild, symbol, symbol), (symbol, symbol, d.wild)):
+        if any(shows(*pattern)(line(s, d)) for s in ALL):
+            return find(shows(*pattern), d=d)
+    return find(shows(d.wild, symbol, d.wild), d=d)
+
+
 # -- draws, in the rules' order ------------------------------------------------------
 
 

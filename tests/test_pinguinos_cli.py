@@ -49,7 +49,10 @@ def test_rtp_json_of_variant_70_has_the_rtp_by_play() -> None:
     # Every offered play has its figure; the promise is the best play's, which no play beats.
     assert set(by_play) == set(out["plays"]) >= {"best", "auto", "default", "auto_risk", "worst"}
     assert out["rtp"] == by_play["best"] == max(by_play.values()) == pytest.approx(0.70, abs=1e-4)
-    assert by_play["worst"] == min(by_play.values()) < by_play["default"]
+    # "worst" is the worst of the plays that never risk a prize; AUTO-RISK risks, and at 70 its
+    # PLAYs return less than collecting, so it may fall below it (and below every other play)
+    assert by_play["worst"] == min(v for p, v in by_play.items() if p != "auto_risk") < by_play["default"]
+    assert by_play["auto_risk"] < by_play["auto"]
     for play, fraction in out["rtp_by_play_fraction"].items():
         assert float(Fraction(fraction)) == pytest.approx(by_play[play], rel=1e-15)
     assert sum(out["components"].values()) == pytest.approx(out["rtp"], abs=1e-12)
@@ -201,18 +204,24 @@ def session(seed: int, stake: int, max_rounds: int) -> tuple[Policy, list[Round]
             rnd = GAME.act(rnd, action, rng)
         state = rnd.player_state
         rounds.append(rnd)
-        if {"ladder", "nudge", "hold", "disco"} <= policy.seen and policy.nudge_menus >= 3:
+        if every_decision(policy, rounds):
             break
     return policy, rounds
 
 
+def every_decision(policy: Policy, rounds: list[Round]) -> bool:
+    """Every kind of decision, three nudge menus and three nudge offers (the designed data offers
+    nudges in about 0.5% of games: a session runs to several hundred rounds)."""
+    offers = sum(1 for r in rounds for e in r.events if e["type"] == "nudge_offer")
+    return {"ladder", "nudge", "hold", "disco"} <= policy.seen and policy.nudge_menus >= 3 and offers >= 3
+
+
 def a_full_session(stake: int) -> tuple[int, Policy, list[Round]]:
     for seed in range(200):
-        policy, rounds = session(seed, stake, 400)
-        every = {"ladder", "nudge", "hold", "disco"} <= policy.seen and policy.nudge_menus >= 3
-        if every and any(r.state["bonuses_won"] for r in rounds):
+        policy, rounds = session(seed, stake, 3000)
+        if every_decision(policy, rounds) and any(r.state["bonuses_won"] for r in rounds):
             return seed, policy, rounds
-    raise AssertionError("no seed brings every decision within 400 rounds")
+    raise AssertionError("no seed brings every decision within 3000 rounds")
 
 
 def test_play_in_the_terminal_with_every_decision() -> None:
@@ -294,7 +303,10 @@ def test_hit_frequency_means_one_thing_under_each_name_in_rtp_and_simulate(mode:
     dist = win_distribution(GAME, mode=mode)
     assert dist is not None
     rounds_exact = 1 - float(dist.p_no_win().value)
-    assert abs(rounds_exact - exact["hit_frequency"]) > 0.01  # two different events
+    rounds = 200_000
+    sd = math.sqrt(rounds_exact * (1 - rounds_exact) / rounds)
+    # two different events, far enough apart that the simulation below tells them apart
+    assert abs(rounds_exact - exact["hit_frequency"]) > 2 * 3.9 * sd
 
     out = json_out("rtp", GAME_ID, "--mode", mode)
     assert out["hit_frequency"] == exact["hit_frequency"]
@@ -305,10 +317,9 @@ def test_hit_frequency_means_one_thing_under_each_name_in_rtp_and_simulate(mode:
     assert f"{rounds_exact * 100:.2f}%" in row(text, ROUND_HITS)
     assert "│ hit frequency " not in text  # never a bare name
 
-    args = ("simulate", GAME_ID, "--mode", mode, "--rounds", "60000", "--seed", "11")
+    args = ("simulate", GAME_ID, "--mode", mode, "--rounds", str(rounds), "--seed", "11")
     sim = json_out(*args)
-    assert sim["hit_frequency_name"] == ROUND_HITS
-    sd = math.sqrt(rounds_exact * (1 - rounds_exact) / sim["rounds"])
+    assert sim["hit_frequency_name"] == ROUND_HITS and sim["rounds"] == rounds
     assert abs(sim["hit_frequency"] - rounds_exact) < 3.9 * sd  # the same event as the round figure
     text = invoke(*args).stdout
     line = row(text, ROUND_HITS)

@@ -34,8 +34,8 @@ from pinguinos_helpers import (
     only,
     penguins,
     scripted,
-    shows,
     step,
+    three,
     types,
 )
 from reelforge.engine.game import play_default
@@ -50,10 +50,6 @@ NONE = {"bonuses": 0, "vertical_lines": 0, "accumulators": {}}
 AUTO = {"auto_advance": True, "auto_risk": False}
 AUTO_RISK = {"auto_advance": True, "auto_risk": True}
 MANUAL = {"auto_advance": False, "auto_risk": False}
-
-
-def three(symbol: str) -> tuple[int, int, int]:
-    return find(shows(symbol, symbol, symbol))
 
 
 def ladder(symbol: str, bet: int = 20, state: dict | None = None) -> tuple[Round, ScriptedRandom]:

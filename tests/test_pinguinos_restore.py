@@ -46,8 +46,8 @@ from pinguinos_helpers import (
     line,
     moved,
     penguins,
-    shows,
     step,
+    three,
 )
 from server_process import ServerPool
 from test_server_restore import MODES, Reply, Rig, dialect, final_checks
@@ -87,10 +87,6 @@ def lost(sym: tuple[str, str, str]) -> bool:
 
 def paired(sym: tuple[str, str, str]) -> bool:
     return judge(sym)[0] == "none" and has_pair(sym)
-
-
-def three(symbol: str) -> tuple[int, int, int]:
-    return find(shows(symbol, symbol, symbol))
 
 
 PAIRED = find(paired, near=None)

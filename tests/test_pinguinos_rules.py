@@ -107,11 +107,25 @@ def test_bonus_pays_rise_with_the_count_and_all_three_are_reachable() -> None:
     assert {judge(line(s))[1] for s in ALL if BO in line(s)} == set(D.bonus_pays.values())
 
 
-@pytest.mark.parametrize("symbol", DIRECT)
-@pytest.mark.parametrize("pattern", ["XXX", "WXW", "WXX", "XXW"])
+def _three(symbol: str, pattern: str) -> tuple[str, ...]:
+    """The line ``pattern`` spells: X the symbol, W a wild."""
+    return tuple(WI if c == "W" else symbol for c in pattern)
+
+
+PATTERNS = ["XXX", "WXW", "WXX", "XXW"]
+# every pattern the strips can show: a symbol carried on the center reel only pays as WI-X-WI
+THREES = [(p, x) for p in PATTERNS for x in DIRECT if any(shows(*_three(x, p))(line(s)) for s in ALL)]
+
+
+def test_every_direct_prize_can_land() -> None:
+    """Each prize above the 3 Bells has a line on the strips that pays it (with wilds or not)."""
+    assert {x for _, x in THREES} == set(DIRECT)
+
+
+@pytest.mark.parametrize(("pattern", "symbol"), THREES)
 def test_three_of_a_kind_with_wilds_pays_the_center_symbol(symbol: str, pattern: str) -> None:
     """Direct prizes (above the 3 Bells) are paid at once, a wild standing in on either side."""
-    want = tuple(WI if c == "W" else symbol for c in pattern)
+    want = _three(symbol, pattern)
     rng = scripted(game(find(shows(*want))))  # a cash line is never a near miss: no offer draw
     rnd = GAME.start(20, rng)
     assert only(rnd, "prize")["credits"] == D.pays[symbol] > D.ladders.seesaw_above
@@ -161,7 +175,9 @@ def test_the_disco_draws_five_penguins_and_stop_draws_the_lit_one(
 ) -> None:
     lit = 3
     shown = ["C60", "B1", "C10000", prize, "B4"]
-    rng = scripted(game(find(shows(*sym))), penguins(*shown))
+    s = find(shows(*sym))
+    marks = sum(s[r] in D.vertical_lines[r] for r in range(3))  # the line's vertical-lines signs
+    rng = scripted(game(s), penguins(*shown))
     rnd = GAME.start(20, rng)
     assert only(rnd, "prize")["kind"] == "disco" and only(rnd, "disco_start")["penguins"] == shown
     assert rnd.state["phase"] == "disco" and rnd.actions == [ActionSpec(name="stop", needs_player=True)]
@@ -177,7 +193,8 @@ def test_the_disco_draws_five_penguins_and_stop_draws_the_lit_one(
         assert rnd.win == amount and rnd.state["bonuses_won"] == 0
         done(rnd, rng)
     else:
-        assert rnd.state["bonuses_won"] == amount and rnd.player_state == {**NONE, "bonuses": amount}
+        assert rnd.state["bonuses_won"] == amount
+        assert rnd.player_state == {**NONE, "bonuses": amount, "vertical_lines": marks}
         done(rnd, rng)
 
 
@@ -430,14 +447,26 @@ def test_a_cash_win_offers_no_nudges() -> None:
 
 
 def test_after_a_bonus_win_nudges_may_turn_it_into_cash() -> None:
-    vec = (0, 1, 0)
-    s = find(shows("OR", BO, "OR"), near=True, also=lambda t: judge(line(moved(t, vec)))[0] == "cash")
+    """One Bonus symbol on the line, one nudge from the Orange's three (a Sube-Nada prize): the
+    player may keep the Bonus or nudge it away for the cash."""
+
+    def orange_after(t: tuple[int, int, int]) -> int | None:  # the reel whose nudge lands it
+        for reel in range(3):
+            after = line(moved(t, tuple(int(r == reel) for r in range(3))))
+            if judge(after) == ("cash", D.pays["OR"]) and after[1] == "OR":
+                return reel
+        return None
+
+    one_bonus = ("bonus", D.bonus_pays[1])
+    s = find(lambda sym: judge(sym) == one_bonus, near=True, also=lambda t: orange_after(t) is not None)
+    reel = orange_after(s)
+    assert reel is not None and "OR" in D.yellow
     rnd = GAME.start(20, scripted(game(s, nudges=1)))
     assert "bonuses" not in types(rnd) and rnd.state["phase"] == "nudge"
     kept = GAME.act(rnd, Action(name="done"), scripted())  # the Bonus prize stands
     assert kept.state["bonuses_won"] == D.bonus_pays[1] and kept.win == 0
     done(kept)
-    nudged = GAME.act(rnd, Action(name="nudge", choice=1), scripted())
+    nudged = GAME.act(rnd, Action(name="nudge", choice=reel), scripted())
     assert only(nudged, "prize")["symbol"] == "OR" and nudged.state["bonuses_won"] == 0
     assert nudged.state["ladder"] == {"kind": "sube_nada", "level": SCALE.index(D.pays["OR"])}
 
@@ -512,7 +541,9 @@ def test_the_counter_counts_the_line_after_the_nudges_and_after_each_game() -> N
         off = moved(t, (1, 0, 0))
         return t[0] == mark and _no_marks((0, t[1], t[2])) and _no_marks(off) and _lost(line(off))
 
-    s = find(_lost, near=True, also=one_mark)
+    # offered one nudge: the line must be one nudge from an improvement (the count is drawn
+    # among the counts that can improve it)
+    s = find(_lost, near=True, also=lambda t: one_mark(t) and fewest(t) == 1)
     rnd = GAME.start(20, scripted(game(s, nudges=1)), player_state={**NONE, "vertical_lines": 4})
     assert "vertical_lines" not in types(rnd)  # the line has not settled yet
     after = GAME.act(rnd, Action(name="nudge", choice=0), scripted())

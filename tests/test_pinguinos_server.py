@@ -28,8 +28,8 @@ from pinguinos_helpers import (
     line,
     moved,
     penguins,
-    shows,
     step,
+    three,
 )
 from reelforge.engine.round import Round
 from reelforge.games import get_game
@@ -56,10 +56,6 @@ def lost(sym: tuple[str, str, str]) -> bool:
 
 def paired(sym: tuple[str, str, str]) -> bool:
     return judge(sym)[0] == "none" and has_pair(sym)
-
-
-def three(symbol: str) -> tuple[int, int, int]:
-    return find(shows(symbol, symbol, symbol))
 
 
 LOST = find(lost, near=None)  # every lost line is a near miss: its offer is drawn (declined)

@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
+from pinguinos_helpers import SP, WI, find, line, moved, shows, three
 from reelforge.engine.round import Action, Round
 from reelforge.games import get_game
 from reelforge.games.los_3_pinguinos.data_model import LowerData
@@ -49,12 +50,20 @@ GAME = f"#/game/{GAME_ID}"
 EUROS = 100
 MACHINE = "[data-testid=renderer-los-3-pinguinos]"
 
-# Stops (reel 0, 1, 2) and what they put on the line (see data/rtp-95.toml's strips).
-CHERRIES = [0, 1, 0]  # CH CH CH: 40 cents at EUR 0.20, blue: Sube-Bonos
-ORANGES = [3, 2, 1]  # OR OR OR: 100, yellow: Sube-Nada
-SPEAKERS = [9, 14, 13]  # SP SP SP: the Disco
-WILD_MELON_SEVEN = [6, 11, 7]  # WI ME SE: pairs of Sevens (suggested) and Melons; reel 3 has vertical lines
-MELONS_NEAR = [12, 11, 12]  # ME ME PL: one nudge of the right reel brings a third Melon
+# Stops (reel 0, 1, 2) and what they put on the line, found on data/rtp-95.toml's strips (a Bonus
+# symbol on every reel; Melon, Seven and Penguin on the center reel only, paid as WI-X-WI).
+CHERRIES = list(three("CH"))  # CH CH CH: 40 cents at EUR 0.20, blue: Sube-Bonos
+ORANGES = list(three("OR"))  # OR OR OR: 100, yellow: Sube-Nada
+SPEAKERS = list(three(SP))  # SP SP SP: the Disco
+# WI ME SP: pairs of Speakers (suggested: the Disco ranks above every prize, reels 1 + 3) and of
+# Melons (reels 1 + 2); holding the Melons, the right reel's wild pays the Melon at once
+WILD_MELON_SPEAKER = list(find(shows(WI, "ME", SP), near=None))
+MELONS_HELD = [*WILD_MELON_SPEAKER[:2], find(shows(WI, "ME", WI))[2]]  # the held game's line: WI ME WI
+# WI ME x: one nudge of the right reel brings its wild, a Melon paid at once (with more nudges
+# AUTO may go on to the Penguin above the Melon)
+MELONS_NEAR = list(
+    find(shows(WI, "ME", None), near=True, also=lambda t: line(moved(t, (0, 0, 1))) == (WI, "ME", WI))
+)
 
 
 # -- scripts: draws that force an outcome through the real rules ----------------------------------
@@ -176,7 +185,7 @@ def attr(tab: Tab, name: str, selector: str = MACHINE) -> str | None:
     return None if value is None else str(value)
 
 
-def line(tab: Tab) -> list[str]:
+def shown(tab: Tab) -> list[str]:
     return [str(tab.page.get_attribute(f".l3p-reel[data-reel='{r}']", "data-line")) for r in range(3)]
 
 
@@ -243,9 +252,9 @@ def test_hold_offer_changed_and_the_held_game_played(tab: Tab, operator: Operato
     assert "PRESS PLAY" in tab.text("[data-testid=message]")
     shot_png(tab, "01-game")
 
-    # Wild, Melon, Seven: pairs of Sevens (suggested, reels 1 + 3) and Melons (reels 1 + 2).
-    paid = game_draws(d, WILD_MELON_SEVEN, hold=True)
-    held_game = game_draws(d, [6, 11, 11], held=True, spinning=(2,))
+    # Wild, Melon, Speaker: pairs of Speakers (suggested, reels 1 + 3) and Melons (reels 1 + 2).
+    paid = game_draws(d, WILD_MELON_SPEAKER, hold=True)
+    held_game = game_draws(d, MELONS_HELD, held=True, spinning=(2,))
     rnd = deal(d, 20, paid, ("hold", 0b011, held_game))
     assert [e["type"] for e in rnd.events if e["type"] in ("hold_offer", "hold", "prize")] == [
         "hold_offer",
@@ -254,10 +263,11 @@ def test_hold_offer_changed_and_the_held_game_played(tab: Tab, operator: Operato
     ]
     play(tab, paid)
     decision(tab, "hold", 1)
-    assert line(tab) == ["WI", "ME", "SE"]
-    assert attr(tab, "data-mask", "[data-testid=reels]") == "5"  # the suggested pair of Sevens
+    assert shown(tab) == ["WI", "ME", SP]
+    assert attr(tab, "data-mask", "[data-testid=reels]") == "5"  # the suggested pair of Speakers
     assert [attr(tab, "data-held", f".l3p-reel[data-reel='{r}']") for r in range(3)] == ["1", "0", "1"]
-    assert attr(tab, "data-counter", "[data-testid=vertical-lines]") == "1"  # the right reel's Seven
+    marks = sum(stop in d.vertical_lines[r] for r, stop in enumerate(WILD_MELON_SPEAKER))
+    assert attr(tab, "data-counter", "[data-testid=vertical-lines]") == str(marks)  # the line's signs
     assert "HOLD" in tab.text("[data-testid=message]")
     shot_png(tab, "02-hold-offer")
 
@@ -282,7 +292,7 @@ def test_hold_offer_changed_and_the_held_game_played(tab: Tab, operator: Operato
     assert hold_ev["mask"] == 3 and hold_ev["suggested"] == 5
     spin = [e for e in events(rec) if e["type"] == "spin"][-1]
     assert spin["game"] == "held" and spin["spinning"] == [2]
-    assert line(tab) == spin["line"] == ["WI", "ME", "ME"]
+    assert shown(tab) == spin["line"] == ["WI", "ME", "WI"]
     assert json.loads(attr(tab, "data-window", "[data-testid=reels]") or "[]") == spin["window"]
     assert rec["win"] == 400 == d.pays["ME"]
     assert money(tab.text("[data-testid=win]")) == 400
@@ -307,16 +317,16 @@ def test_nudges_by_hand_then_by_auto(tab: Tab, operator: Operator, d: LowerData)
     assert rnd.actions[0].name == "done"  # with a third Melon on the line the best move is to stop
     play(tab, start)
     decision(tab, "nudge", 1)
-    assert line(tab) == ["ME", "ME", "PL"]
+    assert shown(tab) == list(line(MELONS_NEAR))
     assert attr(tab, "data-left", "[data-testid=nudge-lamps]") == "2"
     assert page.locator("[data-testid=nudge-lamps] .l3p-lamp.is-on").count() == 2
     assert page.get_attribute("[data-testid=auto-advance]", "aria-pressed") == "false"
     assert "NUDGE" in tab.text("[data-testid=message]")
     shot_png(tab, "05-nudges-offered")
 
-    page.keyboard.press("ArrowRight")  # the right reel moves one stop down: a third Melon
+    page.keyboard.press("ArrowRight")  # the right reel moves one stop down: its wild, a Melon paid
     decision(tab, "nudge", 2)
-    assert line(tab) == ["ME", "ME", "ME"]
+    assert shown(tab) == ["WI", "ME", "WI"]
     assert attr(tab, "data-left", "[data-testid=nudge-lamps]") == "1"
     shot_png(tab, "06-nudged")
     page.keyboard.press("Enter")  # PLAY: the best move, keep the line
@@ -324,7 +334,7 @@ def test_nudges_by_hand_then_by_auto(tab: Tab, operator: Operator, d: LowerData)
     rec = last_round(operator, token, "l3p-nudge")
     evs = events(rec)
     nudge = next(e for e in evs if e["type"] == "nudge")
-    assert nudge["reel"] == 2 and nudge["line"] == ["ME", "ME", "ME"] and nudge["left"] == 1
+    assert nudge["reel"] == 2 and nudge["line"] == ["WI", "ME", "WI"] and nudge["left"] == 1
     assert any(e["type"] == "nudges_done" for e in evs)
     assert rec["win"] == d.pays["ME"]
     assert money(tab.text("[data-testid=win]")) == rec["win"]
@@ -342,8 +352,16 @@ def test_nudges_by_hand_then_by_auto(tab: Tab, operator: Operator, d: LowerData)
     rec = last_round(operator, token, "l3p-nudge")
     evs = events(rec)
     moves = [e for e in evs if e["type"] == "nudge"]
-    assert moves and moves[0]["reel"] == 2
-    assert rec["status"] == "complete" and rec["win"] >= d.pays["ME"]
+    # the moves AUTO makes in-process on the same draws (with three nudges it may reach past
+    # the Melon: the center reel's Penguin above it pays more)
+    game = get_game(GAME_ID)
+    auto = game.start(20, ScriptedRandom(list(start), Unscripted()))
+    while not auto.complete:
+        action = game.auto_action(auto, {"auto_advance": True, "auto_risk": False})
+        assert action is not None
+        auto = game.act(auto, action, ScriptedRandom([], Unscripted()))
+    assert moves and [m["reel"] for m in moves] == [e["reel"] for e in auto.events if e["type"] == "nudge"]
+    assert rec["status"] == "complete" and rec["win"] == auto.win >= d.pays["ME"]
     steps = [s["action"]["name"] for s in rec["steps"][1:]]
     assert set(steps) <= {"nudge", "done"} and len(steps) == len(moves) + (1 if steps[-1] == "done" else 0)
     assert money(tab.text("[data-testid=win]")) == rec["win"]
@@ -721,8 +739,8 @@ def test_phone_portrait_and_landscape(
         page.wait_for_selector(f"{MACHINE}[data-machine-loaded]")
 
         # A hold on the phone: tap the reel buttons, tap PLAY.
-        paid = game_draws(d, WILD_MELON_SEVEN, hold=True)
-        held_game = game_draws(d, [6, 11, 11], held=True, spinning=(2,))
+        paid = game_draws(d, WILD_MELON_SPEAKER, hold=True)
+        held_game = game_draws(d, MELONS_HELD, held=True, spinning=(2,))
         tab.script(paid)
         page.tap("[data-testid=spin]")
         decision(tab, "hold", 1)
