@@ -492,6 +492,8 @@ def serve(
     out.print(f"games: {', '.join(sorted(server.games))}; API docs at http://{host}:{port}/docs")
     if settings.demo_mode:
         out.print(f"demo mode: play in a browser at http://{host}:{port}/ (play money)")
+    from reelforge.server.http_protocol import protocol_class
+
     uvicorn.run(
         "reelforge.server.app:create_from_env",
         factory=True,
@@ -500,6 +502,7 @@ def serve(
         workers=workers,
         log_level="warning",
         access_log=False,
+        http=protocol_class(),  # a request the HTTP parser refuses gets the API's JSON 400 too
     )
 
 

@@ -312,6 +312,11 @@ def create_app(server: GameServer) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException) -> Response:
         # The router's own refusals (405 on a route's path) in the one error format.
+        if exc.status_code == 400 and exc.__cause__ is not None:
+            # FastAPI's body parser gave up (JSON nested too deep, bytes that are no text):
+            # malformed JSON, as a syntax error is (422 invalid_request).
+            why = "nested too deep" if isinstance(exc.__cause__, RecursionError) else "not readable"
+            return json_response(422, {"error": {"code": "invalid_request", "message": f"body: JSON {why}"}})
         return json_response(
             exc.status_code,
             {"error": {"code": error_code(exc.status_code), "message": str(exc.detail)}},

@@ -28,9 +28,9 @@ KEYED = (400, 409, 422)
 conflict with a concurrent one (409), the key used for a different request (422)."""
 
 ERRORS: dict[int, str] = {
-    400: "Refused: a missing or malformed Idempotency-Key, a body the JSON parser gives up on "
-    "(nested too deep), or a value the server checks itself (a stake, mode, bet, setting, "
-    "limit, profile or variant not offered).",
+    400: "Refused: a missing or malformed Idempotency-Key (a header the HTTP parser cannot read "
+    "too), or a value the server checks itself (a stake, mode, bet, setting, limit, profile or "
+    "variant not offered).",
     401: "No valid credentials: the session token (player routes) or X-Operator-Key (operator "
     "routes) is missing, unknown or expired.",
     402: "Insufficient funds: the balance, or a side balance (`insufficient_<currency>`), does not "
@@ -43,9 +43,9 @@ ERRORS: dict[int, str] = {
     "in play, a stale `expected_step`, an action not allowed now, an autoplay running or not, "
     "or a concurrent request (`conflict`).",
     413: "The request body is over the server's limit (`body_too_large`).",
-    422: "The request does not validate (`invalid_request`: a body, path or query value of the "
-    "wrong type or range, never coerced), or its Idempotency-Key was used for a different "
-    "request (`idempotency_key_reused`).",
+    422: "The request does not validate (`invalid_request`: malformed JSON, nested too deep "
+    "included, or a body, path or query value of the wrong type or range, never coerced), or its "
+    "Idempotency-Key was used for a different request (`idempotency_key_reused`).",
     503: "A seamless deployment's operator wallet did not answer (`wallet_unavailable`): nothing "
     "was played or kept; try again.",
     429: "Too many requests from this session, operator or client address (`rate_limited`), "
