@@ -218,6 +218,28 @@ def test_a_credit_is_delivered_once_whatever_the_network_does(
     assert len(credits) == 2 and credits[str(rnd["id"])] == rnd["win"]
 
 
+def test_a_redelivered_credit_answered_with_its_old_balance_never_undoes_a_newer_one(
+    rig: SeamlessRig,
+) -> None:
+    """The credit is paid and its reply lost; the player stakes at once (the operator's balance
+    moves on); the credit is sent again and answered with its first reply, whose balance is the
+    older one.  Its ``balance_seq`` says so: the game server keeps the newer balance, and shows
+    the operator's own once every delivery is done, with no later reply to correct it (before,
+    a redelivery sent later counted as fresher and its old balance stayed)."""
+    player, token = rig.launch(10_000)
+    rig.wallet.faults({"op": "credit", "action": "drop_reply", "delay_s": 2})
+    rnd = rig.win_meter(token)
+    assert rnd["status"] == "complete" and rnd["win"] > 0
+    second = rig.start(token)["round"]  # staked while the credit's reply is lost
+    rig.settle()
+    tally = 10_000 - 10 + rnd["win"] - 40 + (second["win"] if second["status"] == "complete" else 0)
+    assert rig.balance(token) == rig.wallet.balance(player) == tally
+    kinds = [t["kind"] for t in rig.wallet.books(player)[1]]
+    assert kinds.count("credit") == 1 + (second["status"] == "complete")  # the win paid once
+    rig.finish(token, {"round": second})
+    rig.agree(player, timeout=20)
+
+
 def test_a_void_refunds_the_stake_with_a_rollback_of_its_debit(rig: SeamlessRig) -> None:
     player, token = rig.launch(10_000)
     rnd = rig.start(token, script=trigger_script(GNOMES.data()))["round"]

@@ -150,10 +150,26 @@ class AuthenticateRequest(Message):
     token: Token
 
 
+BalanceSeq = Annotated[
+    StrictInt | None,
+    Field(
+        default=None,
+        ge=0,
+        le=2**62,
+        description="the operator's ledger position of `balance`: it grows with every change of the "
+        "player's balance (a global transaction sequence will do). The game server keeps the balance "
+        "of the highest position it has seen, so a redelivered transaction answered with its first "
+        "reply never puts an older balance back. Optional; without it the game server orders "
+        "replies by when it sent their requests.",
+    ),
+]
+
+
 class AuthenticateReply(Message):
     player_id: PlayerId
     currency: Currency
     balance: Balance
+    balance_seq: BalanceSeq = None
 
 
 class DebitRequest(Message):
@@ -200,6 +216,7 @@ class TransactionReply(Message):
     balance: Balance
     transaction_id: TransactionId
     operator_transaction_id: Annotated[StrictStr, Field(min_length=1, max_length=128)]
+    balance_seq: BalanceSeq = None
 
 
 class ErrorCode(StrEnum):

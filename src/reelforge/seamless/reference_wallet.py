@@ -62,6 +62,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    func,
     insert,
     select,
     update,
@@ -204,12 +205,20 @@ class ReferenceLedger:
     def authenticate(self, req: AuthenticateRequest) -> Reply:
         with self.engine.connect() as conn:
             player = conn.execute(select(wallet_players).where(wallet_players.c.token == req.token)).first()
+            # the ledger position the balance stands at: the player's last transaction
+            seq = 0
+            if player is not None:
+                t = wallet_transactions
+                last = conn.execute(select(func.max(t.c.seq)).where(t.c.player_id == player.player_id))
+                seq = last.scalar() or 0
         if player is None:
             return _error(ErrorCode.INVALID_TOKEN, "unknown or expired token")
         if player.blocked:
             return _error(ErrorCode.PLAYER_BLOCKED, f"player {player.player_id} is blocked")
         return _ok(
-            AuthenticateReply(player_id=player.player_id, currency=player.currency, balance=player.balance)
+            AuthenticateReply(
+                player_id=player.player_id, currency=player.currency, balance=player.balance, balance_seq=seq
+            )
         )
 
     # -- the three money movements ---------------------------------------------------------
@@ -366,7 +375,10 @@ class ReferenceLedger:
         seq = self._insert(conn, kind, "applied", req, moved, fp, None, None)
         status, body = _ok(
             TransactionReply(
-                balance=balance, transaction_id=req.transaction_id, operator_transaction_id=f"op-{seq}"
+                balance=balance,
+                transaction_id=req.transaction_id,
+                operator_transaction_id=f"op-{seq}",
+                balance_seq=seq,  # the balance as this transaction left it
             )
         )
         t = wallet_transactions

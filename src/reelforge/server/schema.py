@@ -209,6 +209,8 @@ seamless_accounts = Table(
     # (credits and refunds queued, not yet confirmed).
     Column("operator_balance", BigInteger, nullable=False),
     Column("balance_sent_at", Float, nullable=False),  # when the request behind it was sent
+    # the operator's ledger position of that balance (its replies' balance_seq), when it gives one
+    Column("balance_seq", BigInteger),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
 )

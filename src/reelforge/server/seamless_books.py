@@ -8,12 +8,13 @@ each crash leaves behind, is in :mod:`reelforge.server.seamless_wallet`.
 The displayed balance.  The operator has the money; ``players.balance`` is our best knowledge of
 it: the balance in the operator's freshest reply (``seamless_accounts.operator_balance``) plus
 what we owe and have not delivered (credits and refunds still ``pending``), so a win shows at
-once although its credit is still on its way.  "Freshest" is by the time the request was sent:
-a reply to an older request never overwrites a newer one's.  (A redelivered credit is answered
-with the operator's first reply, byte for byte: if an earlier attempt was applied and its reply
-lost, and the player staked meanwhile, that balance is older than it looks and shows until the
-next reply.)  The displayed balance is a convenience (the round start's funds check reads it);
-the operator's debit has the last word.
+once although its credit is still on its way.  "Freshest" is by the operator's ledger position
+when its replies carry one (``balance_seq``): a redelivered credit is answered with the
+operator's first reply, byte for byte, and its old balance never wins over a newer one.  An
+operator that gives no position is ordered by when the requests were sent (a reply to an older
+request never overwrites a newer one's), which a redelivered credit can fool: its old balance
+then shows until the next reply.  The displayed balance is a convenience (the round start's
+funds check reads it); the operator's debit has the last word.
 
 The ledger.  Stakes, wins and refunds of seamless rounds are mirrored in ``ledger`` (kind
 ``stake``/``win``/``refund``, reference = the protocol's transaction id, ``balance_after`` the
@@ -99,8 +100,22 @@ def is_seamless(conn: Connection, player_id: int) -> bool:
     )
 
 
-def apply_balance(conn: Connection, player_id: int, balance: int, sent_at: float) -> None:
-    """Take the operator's balance from a reply, unless a newer request's reply was taken."""
+def apply_balance(
+    conn: Connection, player_id: int, balance: int, sent_at: float, seq: int | None = None
+) -> None:
+    """Take the operator's balance from a reply unless a fresher one was taken.  Fresher: at a
+    higher ledger position (``seq``, the reply's ``balance_seq``) when the operator gives one,
+    so a redelivered transaction answered with its first reply (an old balance) never wins;
+    else from a request sent later (``sent_at``)."""
+    if seq is not None:
+        x(
+            conn,
+            "UPDATE seamless_accounts SET operator_balance = :b, balance_seq = :s, updated_at = :now,"
+            " balance_sent_at = CASE WHEN balance_sent_at > :t THEN balance_sent_at ELSE :t END"
+            " WHERE player_id = :p AND (balance_seq IS NULL OR balance_seq < :s)",
+            {"b": balance, "s": seq, "t": sent_at, "now": store.now(), "p": player_id},
+        )
+        return
     x(
         conn,
         "UPDATE seamless_accounts SET operator_balance = :b, balance_sent_at = :t, updated_at = :now"
@@ -243,7 +258,7 @@ def confirm_stake(
             {"Retry-After": "1"},
         )
     _set_status(conn, stake["debit_id"], CONFIRMED, reply)
-    apply_balance(conn, player_id, reply.balance, sent_at)
+    apply_balance(conn, player_id, reply.balance, sent_at, reply.balance_seq)
     balance = refresh_balance(conn, player_id)
     _mirror(conn, player_id, -amount, balance, "stake", stake["debit_id"], stake["round_id"])
     return balance
@@ -332,11 +347,13 @@ def delivered(conn: Connection, tid: str, reply: TransactionReply, sent_at: floa
             " AND status = 'pending'",
             {"t": row.original_transaction_id},
         )
-    apply_balance(conn, row.player_id, reply.balance, sent_at)
+    apply_balance(conn, row.player_id, reply.balance, sent_at, reply.balance_seq)
     refresh_balance(conn, row.player_id)
 
 
-def launch_account(conn: Connection, external_id: str, currency: str, balance: int, sent_at: float) -> int:
+def launch_account(
+    conn: Connection, external_id: str, currency: str, balance: int, sent_at: float, seq: int | None = None
+) -> int:
     """The player an operator's launch token named: found or created, marked seamless, with the
     balance the operator gave.  Returns the displayed balance."""
     x(  # two launches of a new player at once: one creates it, the other finds it
@@ -353,7 +370,7 @@ def launch_account(conn: Connection, external_id: str, currency: str, balance: i
         )
     store.lock_player(conn, row.id)
     ensure_account(conn, row.id)
-    apply_balance(conn, row.id, balance, sent_at)
+    apply_balance(conn, row.id, balance, sent_at, seq)
     return refresh_balance(conn, row.id)
 
 

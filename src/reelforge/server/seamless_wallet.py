@@ -308,7 +308,9 @@ def launch(
     except WalletUnavailable:
         raise unavailable("the operator's wallet did not answer; try again") from None
     balance = server.run(
-        lambda conn: books.launch_account(conn, who.player_id, who.currency, who.balance, sent_at)
+        lambda conn: books.launch_account(
+            conn, who.player_id, who.currency, who.balance, sent_at, who.balance_seq
+        )
     )
     # Keys are the player's own: scope them by player, as the operator's session call scopes its.
     scoped = "seamless:" + hashlib.sha256(f"{who.player_id}\0{key}".encode()).hexdigest()[:40]
