@@ -107,6 +107,22 @@ class SeamlessRig:
             rnd = self.act(token, rnd["id"], spec["name"], spec.get("default"))["round"]
         return rnd
 
+    def play(self, token: str, tally: int, game: str = "reign-of-gnomes", stake: int = 40) -> int:
+        """One round played to its end, every reply's balance checked against the client's own
+        count (``tally``: opening - stakes + wins so far); returns the count after it."""
+        reply = self.start(token, game, stake)
+        rnd = reply["round"]
+        tally -= rnd["stake"]
+        while True:
+            if rnd["status"] == "complete":
+                tally += rnd["win"]
+            assert reply["balance"] == tally, (reply["balance"], tally, rnd["id"])
+            if rnd["status"] != "pending":
+                return tally
+            spec = rnd["actions"][0]
+            reply = self.act(token, rnd["id"], spec["name"], spec.get("default"))
+            rnd = reply["round"]
+
     def win_meter(self, token: str) -> Any:
         """A Test Meter round that wins for sure (three apples, collected)."""
         rnd = self.start(token, METER, 10, script=ALL_AS)["round"]
@@ -200,6 +216,43 @@ class SeamlessRig:
         assert shown.balance == balance, (shown.balance, balance)
         self.audit()
         return ops
+
+    def chains(self, player_id: str, opening: int) -> tuple[list[Any], list[Any]]:
+        """The player's history and ledger, as the operator lists them, checked to be exact
+        and chained: every finished round's ``balance_before - stake + win = balance_after``
+        and its ``balance_after`` the next round's ``balance_before``; every ledger row's
+        ``balance_after`` the one before plus its amount, from the opening balance (booked as
+        the ``operator`` row of the launch).  Returns both, oldest first."""
+        rounds = self._pages(f"/players/{player_id}/history", "rounds", 100)
+        entries = self._pages(f"/players/{player_id}/ledger", "entries", 1000)
+        before = opening
+        for rnd in rounds:
+            assert rnd["balance_before"] == before, ("history chain broken", rnd, before)
+            if rnd["status"] == "complete":
+                assert rnd["balance_after"] == rnd["balance_before"] - rnd["stake"] + rnd["win"], rnd
+            elif rnd["status"] == "voided":
+                assert rnd["balance_after"] == rnd["balance_before"], rnd
+            else:
+                assert rnd is rounds[-1] and rnd["balance_after"] is None, rnd
+                break
+            before = rnd["balance_after"]
+        assert entries and entries[0]["kind"] == "operator" and entries[0]["amount"] == opening, entries[:2]
+        running = 0
+        for entry in entries:
+            running += entry["amount"]
+            assert entry["balance_after"] == running, ("ledger chain broken", entry, running)
+        return rounds, entries
+
+    def _pages(self, path: str, field: str, limit: int) -> list[Any]:
+        items: list[Any] = []
+        before: int | None = None
+        while True:
+            query = f"?limit={limit}" + ("" if before is None else f"&before={before}")
+            page = self.operator("GET", path + query)
+            items.extend(page[field])
+            before = page["next_before"]
+            if before is None:
+                return items[::-1]
 
     def audit(self) -> dict[str, Any]:
         server = GameServer(

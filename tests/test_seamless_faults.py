@@ -117,6 +117,25 @@ def test_rounds_stake_and_pay_through_the_operator(rig: SeamlessRig) -> None:
     assert rig.balance(token) == rig.wallet.balance(player)
 
 
+def test_rounds_back_to_back_are_recorded_exactly_while_their_credits_are_in_flight(
+    rig: SeamlessRig,
+) -> None:
+    """No fault at all: rounds one after another, each stake sent while the last round's credit
+    may still be on its way (and the operator's debit reply may or may not include it).  Every
+    reply shows the client's own count, and history and ledger are exact and chained as written,
+    not only once the outbox drains (before, about one reply in twenty counted a credit twice)."""
+    player, token = rig.launch(100_000)
+    tally = 100_000
+    for _ in range(80):
+        tally = rig.play(token, tally)
+    rounds, _ = rig.chains(player, 100_000)
+    assert len(rounds) == 80
+    rig.settle()
+    assert rig.balance(token) == rig.wallet.balance(player) == tally
+    rig.chains(player, 100_000)
+    rig.agree(player)
+
+
 def test_a_refused_stake_starts_no_round_and_sends_no_rollback(rig: SeamlessRig) -> None:
     player, token = rig.launch(10_000)
     rig.wallet.set_player(player, 10, token=f"token-{player}")  # spent elsewhere: we still show 10,000

@@ -41,10 +41,12 @@ class WalletServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> WalletServer:
-        """Start and wait until it serves; a port taken meanwhile is retried on another."""
+    def start(self, timeout: float = 60.0, *, same_port: bool = False) -> WalletServer:
+        """Start and wait until it serves; a port taken meanwhile is retried on another
+        (``same_port``: a restart where the game server expects it, on its port again)."""
         for attempt in range(3):
-            self.port = free_port()
+            if not (same_port and self.port):
+                self.port = free_port()
             command = [sys.executable, "-c", _CLI, "operator-wallet", "--port", str(self.port)]
             command += ["--db", f"sqlite:///{self.db_path}"] + (["--faults"] if self.faults_on else [])
             env = {**os.environ, "REELFORGE_WALLET_SECRET": self.secret, "PYTHONUNBUFFERED": "1"}
@@ -89,6 +91,13 @@ class WalletServer:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+
+    def kill(self) -> None:
+        """SIGKILL the wallet (its whole group), as a crash would: what it committed stays."""
+        self.http.close()
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
 
     def client(self, timeout_s: float = 2.0, **kw: Any) -> SeamlessClient:
         return SeamlessClient(self.url, kw.pop("secret", self.secret), timeout_s=timeout_s, **kw)

@@ -455,7 +455,10 @@ class LedgerEntry(Reply):
     id: int
     amount: int = Field(description="signed minor units")
     balance_after: int
-    kind: str = Field(description="deposit, withdrawal, stake, win or refund")
+    kind: str = Field(
+        description="deposit, withdrawal, stake, win, refund, or operator (seamless wallet: the"
+        " operator's own moves found when its balance was reconciled with ours)"
+    )
     round_id: int | None
     reference: str
     at: Timestamp

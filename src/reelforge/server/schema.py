@@ -39,7 +39,7 @@ ledger = Table(
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
     Column("amount", BigInteger, nullable=False),  # signed minor units
     Column("balance_after", BigInteger, nullable=False),
-    Column("kind", String(16), nullable=False),  # deposit, withdrawal, stake, win, refund
+    Column("kind", String(16), nullable=False),  # deposit, withdrawal, stake, win, refund, operator
     Column("round_id", Integer, ForeignKey("rounds.id")),
     Column("reference", String(200), nullable=False),  # unique per player: no double movement
     Column("created_at", Float, nullable=False),

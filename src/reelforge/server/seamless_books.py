@@ -5,23 +5,28 @@
 Every function runs in the caller's transaction; none commits.  The flow they serve, and what
 each crash leaves behind, is in :mod:`reelforge.server.seamless_wallet`.
 
-The displayed balance.  The operator has the money; ``players.balance`` is our best knowledge of
-it: the balance in the operator's freshest reply (``seamless_accounts.operator_balance``) plus
-what we owe and have not delivered (credits and refunds still ``pending``), so a win shows at
-once although its credit is still on its way.  "Freshest" is by the operator's ledger position
-when its replies carry one (``balance_seq``): a redelivered credit is answered with the
-operator's first reply, byte for byte, and its old balance never wins over a newer one.  An
-operator that gives no position is ordered by when the requests were sent (a reply to an older
-request never overwrites a newer one's), which a redelivered credit can fool: its old balance
-then shows until the next reply.  The displayed balance is a convenience (the round start's
-funds check reads it); the operator's debit has the last word.
+The displayed balance.  The operator has the money; ``players.balance`` is our running figure
+of it, moved by exactly what our rounds move (a stake down when its debit is confirmed, a win or
+a refund up when it is queued, so a win shows at once although its credit is on its way), each
+move a ``ledger`` row whose ``balance_after`` is the figure: history, replies and the ledger are
+exact and chained whatever is in flight.  A reply's operator balance cannot be taken as the
+figure while anything is in flight: a debit's reply may or may not include a credit still on its
+way, and a redelivered credit is answered with its first reply, an old balance.  So the replies
+only keep ``seamless_accounts.operator_balance``, the freshest (by the operator's ledger position
+``balance_seq`` when its replies carry one, else by when the requests were sent), and the figure
+is **reconciled** with it when the player is quiet: nothing in flight (no stake being taken, no
+credit, refund or rollback on its way) and no round in play.  Then the operator has applied every
+transaction we sent, and its freshest balance plus what it refused to take (credits failed for
+good, owed) is the truth; a difference is the operator's own moves (a deposit, a withdrawal,
+another game) and is booked as a ledger row of kind ``operator``, so the ledger chain stays
+unbroken and a round's ``balance_before − stake + win = balance_after``.  The operator's debit
+has the last word on funds.
 
 The ledger.  Stakes, wins and refunds of seamless rounds are mirrored in ``ledger`` (kind
 ``stake``/``win``/``refund``, reference = the protocol's transaction id, ``balance_after`` the
-displayed balance), so history, reports and the audit's round check read one book whichever
-wallet holds the money.  A seamless player's balance is not the ledger's sum (the operator moves
-money we never see): the audit skips that check for them and checks these books instead
-(:func:`audit`).
+displayed balance; ``operator`` for a reconciliation), so history, reports and the audit read one
+book whichever wallet holds the money: a seamless player's balance is its ledger's sum too, and
+:func:`audit` checks these books besides.
 """
 
 from __future__ import annotations
@@ -124,18 +129,43 @@ def apply_balance(
     )
 
 
-def refresh_balance(conn: Connection, player_id: int) -> int:
-    """``players.balance`` := the operator's balance + what is owed and undelivered; returns it."""
+def move_balance(conn: Connection, player_id: int, amount: int) -> int:
+    """Our running figure moved by one of our own transactions; returns it."""
     return int(
         q(
             conn,
-            "UPDATE players SET balance = (SELECT operator_balance FROM seamless_accounts"
-            " WHERE player_id = :p) + (SELECT COALESCE(SUM(amount), 0) FROM seamless_transactions"
-            " WHERE player_id = :p AND status = 'pending' AND kind IN ('credit', 'refund'))"
-            " WHERE id = :p RETURNING balance",
-            {"p": player_id},
+            "UPDATE players SET balance = balance + :a WHERE id = :p RETURNING balance",
+            {"a": amount, "p": player_id},
         ).scalar_one()
     )
+
+
+def reconcile(conn: Connection, player_id: int) -> int:
+    """If the player is quiet (nothing in flight, no round in play), book the difference between
+    the truth (the operator's freshest balance + what is owed and failed for good) and our
+    figure as an ``operator`` ledger row.  Returns the displayed balance.  The caller holds the
+    player's lock."""
+    row = q(
+        conn,
+        "SELECT p.balance, a.operator_balance, a.balance_seq,"
+        " (SELECT COALESCE(SUM(t.amount), 0) FROM seamless_transactions t WHERE t.player_id = :p"
+        "  AND t.status = 'pending' AND t.kind IN ('credit', 'refund')) AS owed,"
+        " EXISTS (SELECT 1 FROM seamless_transactions t JOIN outbox o ON o.dedup_key = t.transaction_id"
+        "  WHERE t.player_id = :p AND t.status = 'pending' AND o.status = 'pending') AS in_flight,"
+        " EXISTS (SELECT 1 FROM rounds r WHERE r.player_id = :p AND r.status = 'pending') AS in_play"
+        " FROM players p JOIN seamless_accounts a ON a.player_id = p.id WHERE p.id = :p",
+        {"p": player_id},
+    ).one()
+    figure = int(row.balance)
+    if row.in_flight or row.in_play:
+        return figure
+    drift = int(row.operator_balance) + int(row.owed) - figure
+    if drift:
+        figure = move_balance(conn, player_id, drift)
+        position = "t" if row.balance_seq is None else row.balance_seq
+        reference = f"operator:{position}:{secrets.token_hex(4)}"
+        _mirror(conn, player_id, drift, figure, "operator", reference, None)
+    return figure
 
 
 def refuse_cash_move(conn: Connection, player_id: int) -> None:
@@ -186,7 +216,7 @@ def _set_status(conn: Connection, tid: str, status: str, reply: TransactionReply
 
 
 def _mirror(
-    conn: Connection, player_id: int, amount: int, balance: int, kind: str, tid: str, round_id: int
+    conn: Connection, player_id: int, amount: int, balance: int, kind: str, tid: str, round_id: int | None
 ) -> None:
     """The ledger row of a seamless movement (no funds check: the operator made it)."""
     x(
@@ -259,7 +289,7 @@ def confirm_stake(
         )
     _set_status(conn, stake["debit_id"], CONFIRMED, reply)
     apply_balance(conn, player_id, reply.balance, sent_at, reply.balance_seq)
-    balance = refresh_balance(conn, player_id)
+    balance = move_balance(conn, player_id, -amount)
     _mirror(conn, player_id, -amount, balance, "stake", stake["debit_id"], stake["round_id"])
     return balance
 
@@ -293,8 +323,8 @@ def queue_payment(
     debit_id: str | None = None,
 ) -> int:
     """A win (``credit``, 0 closes the round) or a void's refund (``refund``, sent as a rollback
-    of the round's debit ``debit_id``) into the book, the outbox and the ledger mirror; it counts
-    in the displayed balance until the operator confirms it.  Returns the displayed balance."""
+    of the round's debit ``debit_id``) into the book, the outbox and the ledger mirror; our figure
+    moves by it at once.  Returns the displayed balance."""
     tid = transaction_id(conn, round_id, "credit" if kind == CREDIT else "void")
     _book(conn, tid, player.id, round_id, kind, amount, debit_id)
     fields = {"round_id": str(round_id), "player_id": player.external_id, "amount": amount}
@@ -308,7 +338,7 @@ def queue_payment(
             transaction_id=tid, original_transaction_id=debit_id, currency=player.currency, **fields
         )
         enqueue(conn, WALLET_ROLLBACK, tid, message.model_dump(), read_back=False)
-    balance = refresh_balance(conn, player.id)
+    balance = move_balance(conn, player.id, amount)
     if amount:
         _mirror(conn, player.id, amount, balance, "win" if kind == CREDIT else "refund", tid, round_id)
     return balance
@@ -329,8 +359,8 @@ def round_debit(conn: Connection, round_id: int) -> str | None:
 
 def delivered(conn: Connection, tid: str, reply: TransactionReply, sent_at: float) -> None:
     """A credit, refund or rollback the operator answered: the book moves on (once: a
-    redelivery finds it confirmed), a compensated debit is marked rolled back, and the reply's
-    balance is taken unless a request sent later was answered first (``sent_at``)."""
+    redelivery finds it confirmed), a compensated debit is marked rolled back, the reply's
+    balance is kept if it is the freshest, and the player reconciled if now quiet."""
     row = q(
         conn,
         "SELECT player_id, kind, original_transaction_id FROM seamless_transactions"
@@ -348,7 +378,7 @@ def delivered(conn: Connection, tid: str, reply: TransactionReply, sent_at: floa
             {"t": row.original_transaction_id},
         )
     apply_balance(conn, row.player_id, reply.balance, sent_at, reply.balance_seq)
-    refresh_balance(conn, row.player_id)
+    reconcile(conn, row.player_id)
 
 
 def launch_account(
@@ -371,25 +401,27 @@ def launch_account(
     store.lock_player(conn, row.id)
     ensure_account(conn, row.id)
     apply_balance(conn, row.id, balance, sent_at, seq)
-    return refresh_balance(conn, row.id)
+    return reconcile(conn, row.id)
 
 
 # -- the audit ------------------------------------------------------------------------------------
 
 
 def audit(conn: Connection) -> dict[str, Any]:
-    """Our side's exactly-once checks: every seamless player's displayed balance is its
-    operator balance plus what is owed; every stored round of a seamless debit has that debit
-    confirmed and its compensation cancelled (never sent), one credit of its win when complete,
-    none while pending, one refund of its stake when voided; no confirmed debit lacks its round;
-    every pending transaction still has its outbox row on the way.  ``seamless_players`` lists
-    the players whose balance is the operator's, not the ledger's sum."""
+    """Our side's exactly-once checks: every quiet seamless player's balance (nothing in
+    flight, no round in play: see :func:`reconcile`) is its operator balance plus what is owed;
+    every stored round of a seamless debit has that debit confirmed and its compensation
+    cancelled (never sent), one credit of its win when complete, none while pending, one refund
+    of its stake when voided; no confirmed debit lacks its round; every pending transaction
+    still has its outbox row on the way.  ``seamless_players`` lists the players whose money
+    the operator keeps."""
     players = {
         r.player_id: r
         for r in q(
             conn,
-            "SELECT a.player_id, a.operator_balance, p.balance FROM seamless_accounts a"
-            " JOIN players p ON p.id = a.player_id",
+            "SELECT a.player_id, a.operator_balance, p.balance,"
+            " EXISTS (SELECT 1 FROM rounds r WHERE r.player_id = a.player_id AND r.status = 'pending')"
+            " AS in_play FROM seamless_accounts a JOIN players p ON p.id = a.player_id",
         ).all()
     }
     txs = q(
@@ -399,15 +431,22 @@ def audit(conn: Connection) -> dict[str, Any]:
     ).all()
     rounds = {r.id: r for r in q(conn, "SELECT id, player_id, status, stake, win FROM rounds").all()}
     owed: dict[int, int] = {}
+    in_flight: set[int] = set()
     by_round: dict[int, list[Any]] = {}
     undelivered = []
     for tx in txs:
         by_round.setdefault(tx.round_id, []).append(tx)
         if tx.status == PENDING and tx.kind in (CREDIT, REFUND):
             owed[tx.player_id] = owed.get(tx.player_id, 0) + tx.amount
+        if tx.status == PENDING and tx.outbox == PENDING:
+            in_flight.add(tx.player_id)
         if tx.status == PENDING and tx.kind != DEBIT and tx.outbox not in (PENDING, "failed"):
             undelivered.append(tx.transaction_id)
-    bad_players = [p for p, r in players.items() if r.balance != r.operator_balance + owed.get(p, 0)]
+    bad_players = [
+        p
+        for p, r in players.items()
+        if p not in in_flight and not r.in_play and r.balance != r.operator_balance + owed.get(p, 0)
+    ]
     bad_rounds = []
     for round_id, group in by_round.items():
         kinds: dict[str, list[Any]] = {}
