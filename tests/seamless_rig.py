@@ -223,8 +223,8 @@ class SeamlessRig:
         and its ``balance_after`` the next round's ``balance_before``; every ledger row's
         ``balance_after`` the one before plus its amount, from the opening balance (booked as
         the ``operator`` row of the launch).  Returns both, oldest first."""
-        rounds = self._pages(f"/players/{player_id}/history", "rounds", 100)
-        entries = self._pages(f"/players/{player_id}/ledger", "entries", 1000)
+        rounds = self.pages(f"/players/{player_id}/history", "rounds", 100)
+        entries = self.pages(f"/players/{player_id}/ledger", "entries", 1000)
         before = opening
         for rnd in rounds:
             assert rnd["balance_before"] == before, ("history chain broken", rnd, before)
@@ -243,7 +243,7 @@ class SeamlessRig:
             assert entry["balance_after"] == running, ("ledger chain broken", entry, running)
         return rounds, entries
 
-    def _pages(self, path: str, field: str, limit: int) -> list[Any]:
+    def pages(self, path: str, field: str, limit: int) -> list[Any]:
         items: list[Any] = []
         before: int | None = None
         while True:

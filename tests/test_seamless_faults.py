@@ -136,6 +136,32 @@ def test_rounds_back_to_back_are_recorded_exactly_while_their_credits_are_in_fli
     rig.agree(player)
 
 
+def test_the_operators_own_move_is_booked_between_rounds_as_an_operator_row(rig: SeamlessRig) -> None:
+    """A deposit at the operator, which we never see: the next replies carry it, and once the
+    player is quiet it is booked as one ledger row of kind ``operator``, after the round in
+    flight, so that round stays exact and the ledger chained."""
+    player, token = rig.launch(10_000)
+    tally = rig.play(token, 10_000)
+    rig.settle()
+    rig.wallet.set_player(player, rig.wallet.balance(player) + 500, token=f"token-{player}")
+    tally = rig.play(token, tally)  # its debit's reply holds the deposit; the round does not
+    rig.settle()
+    assert rig.balance(token) == rig.wallet.balance(player) == tally + 500
+    tally = rig.play(token, tally + 500)
+    rig.settle()
+    entries = rig.pages(f"/players/{player}/ledger", "entries", 1000)
+    moves = [(e["kind"], e["amount"]) for e in entries if e["kind"] == "operator"]
+    assert moves == [("operator", 10_000), ("operator", 500)]
+    running = 0
+    for entry in entries:
+        running += entry["amount"]
+        assert entry["balance_after"] == running, entry
+    rounds = rig.pages(f"/players/{player}/history", "rounds", 100)
+    assert [r["balance_before"] - r["stake"] + r["win"] - r["balance_after"] for r in rounds] == [0, 0, 0]
+    assert rounds[2]["balance_before"] == rounds[1]["balance_after"] + 500
+    rig.agree(player)
+
+
 def test_a_refused_stake_starts_no_round_and_sends_no_rollback(rig: SeamlessRig) -> None:
     player, token = rig.launch(10_000)
     rig.wallet.set_player(player, 10, token=f"token-{player}")  # spent elsewhere: we still show 10,000
