@@ -230,6 +230,10 @@ def test_a_tour_of_every_route_gets_only_documented_replies(checked: Any, gnomes
     op("GET", f"/games/{PINGUINOS}/bets?mode=upper", expect=200)
     op("PUT", f"/games/{PINGUINOS}/bets?mode=upper", json={"disabled": [100]}, expect=200)
     op("PUT", f"/games/{GNOMES}/bets", json={"disabled": []}, expect=200)
+    op("PUT", f"/games/{GNOMES}/bets?currency=EUR", json={"disabled": [80]}, expect=200)
+    op("GET", f"/games/{GNOMES}/bets?currency=EUR", expect=200)
+    op("PUT", f"/games/{GNOMES}/currencies", json={"currencies": ["GBP", "EUR"]}, expect=200)
+    op("GET", f"/games/{GNOMES}/currencies", expect=200)
     op("PUT", f"/games/{GNOMES}/variant", json={"variant": "95.97"}, expect=200)
     op("PUT", f"/games/{GNOMES}/variant", json={"variant": "92.00", "stake": 80}, expect=200)
     op("GET", f"/games/{GNOMES}/variant", expect=200)
@@ -393,6 +397,9 @@ def test_deliberately_bad_calls_get_documented_errors(checked: Any, db_url: str,
     op("GET", "/rounds/999999", expect=404)
     op("POST", "/rounds/999999/void", json={}, expect=404)
     op("GET", "/games/nope/bets", expect=404)
+    op("GET", "/games/nope/currencies", expect=404)
+    op("PUT", f"/games/{GNOMES}/currencies", json={"currencies": ["USD"]}, expect=400)
+    op("PUT", f"/games/{GNOMES}/currencies", json={"currencies": "GBP"}, expect=422)
     api.client.get("/api/v1/nope")  # a path no route has: 404
     # 405, with Allow
     assert api.client.delete("/api/v1/balance").headers["allow"] == "GET"

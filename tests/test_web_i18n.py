@@ -290,3 +290,60 @@ def test_money_parses_and_formats_in_each_locale(
         }  # fmt: skip
     finally:
         next(gen, None)
+
+
+@pytest.mark.parametrize(
+    ("currency", "browser_locale", "profile", "sign", "other"),
+    [("GBP", "en-GB", None, "£", "€"), ("EUR", "es-ES", "es", "€", "£")],
+    ids=["GBP-en", "EUR-es"],
+)
+def test_one_currency_on_every_game_screen(
+    browser: Any,
+    server: ServerProcess,
+    operator: Operator,
+    currency: str,
+    browser_locale: str,
+    profile: str | None,
+    sign: str,
+    other: str,
+) -> None:
+    """A player sees their wallet's currency on every display of every game (top bar, bets,
+    cabinet, prizes), never a game's own; the net position is held like the balance while a
+    round is presented (the stake at once, the win when the presentation ends)."""
+    limits = {"time_limit_seconds": 3600, "spend_limit": 100_000} if profile else None
+    who = f"i18n-cur-{currency}"
+    token = operator.player(who, 100_000, profile=profile, currency=currency, session=limits)
+    parse = money if currency == "GBP" else money_es
+    gen = tab_in(browser, server, browser_locale)
+    tab = next(gen)
+    try:
+        page = tab.page
+        tab.open(token)
+        page.wait_for_selector("[data-testid=game-tile]")
+        games = page.eval_on_selector_all("[data-testid=game-tile]", "els => els.map(e => e.dataset.game)")
+        assert {"reign-of-gnomes", "ghost-of-gambini", "los-3-pinguinos"} <= set(games), games
+        lobby = page.inner_text("main")
+        assert sign in lobby and other not in lobby, lobby
+        for game in games:
+            tab.open(token, f"#/game/{game}")
+            tab.idle()
+            text = page.inner_text("body")
+            assert sign in text and other not in text, (game, text[:2000])
+            tab.shot(f"i18n-currency-{currency}-{game}")
+        tab.open(token, GAME)
+        tab.idle()
+        tab.speed(4)  # slow: the presentation lasts long enough to read the held meters
+        assert parse(tab.text("#net-position")) == 0
+        page.click("[data-testid=spin]")
+        page.wait_for_selector("#balance[data-held='1']")
+        assert parse(tab.text("#net-position")) == -40  # the stake, before any win is shown
+        tab.speed(1)
+        tab.idle()
+        net = operator.balance(who) - 100_000
+        page.wait_for_function(
+            "n => document.getElementById('net-position').dataset.net === String(n)", arg=net
+        )
+        assert other not in page.inner_text("body")
+        assert not tab.unexpected_errors()
+    finally:
+        next(gen, None)

@@ -69,11 +69,16 @@ class Operator:
         return {**OP_HEADERS, "Idempotency-Key": f"web-test-{next(_keys)}"}
 
     def player(
-        self, external_id: str, credit: int, profile: str | None = None, currency: str | None = None
+        self,
+        external_id: str,
+        credit: int,
+        profile: str | None = None,
+        currency: str | None = None,
+        session: dict[str, Any] | None = None,
     ) -> str:
         """Create a player with ``credit`` minor units (in ``currency``, the server's default
         otherwise) and open a session (under ``profile``, which is put back to default
-        afterwards).  Returns the session token."""
+        afterwards; ``session``: its limits).  Returns the session token."""
         body = {"external_id": external_id, **({"currency": currency} if currency else {})}
         r = self.http.post("/operator/players", json=body, headers=OP_HEADERS)
         assert r.status_code == 201, r.text
@@ -85,7 +90,9 @@ class Operator:
         if profile:
             self.set_profile(profile)
         try:
-            r = self.http.post(f"/operator/players/{external_id}/sessions", json={}, headers=self.key())
+            r = self.http.post(
+                f"/operator/players/{external_id}/sessions", json=session or {}, headers=self.key()
+            )
             assert r.status_code == 201, r.text
         finally:
             if profile:

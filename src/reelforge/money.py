@@ -11,6 +11,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 CURRENCY_SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$"}
+# The currencies a game may be priced in: ISO 4217 codes whose minor unit is a hundredth.
+CURRENCIES = tuple(CURRENCY_SYMBOLS)
+
+
+def check_currencies(codes: tuple[str, ...]) -> tuple[str, ...]:
+    """A game's offered currencies: known (:data:`CURRENCIES`), each once, at least one."""
+    unknown = [c for c in codes if c not in CURRENCIES]
+    if unknown:
+        raise ValueError(f"unknown currencies {unknown}; known: {list(CURRENCIES)}")
+    if not codes or len(set(codes)) != len(codes):
+        raise ValueError(f"currencies must name at least one currency, each once: {list(codes)}")
+    return codes
 
 
 def format_minor(amount: int, currency: str = "GBP") -> str:

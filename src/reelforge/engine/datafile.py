@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import AfterValidator, BaseModel, ValidationError
+
+from reelforge.money import check_currencies
 
 M = TypeVar("M", bound=BaseModel)
+
+# ``[game] currencies``: the currencies a game has tables in (every amount of its data, read in
+# the minor units of the round's currency); the operator offers it in some or all of them.
+Currencies = Annotated[tuple[str, ...], AfterValidator(check_currencies)]
 
 
 class DataFileError(ValueError):

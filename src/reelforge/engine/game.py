@@ -32,6 +32,11 @@ class Game(Protocol):
     # their own (e.g. ``("bonuses",)``): never negative, and every change the game makes to one
     # is recorded and audited by the server like money.  ``()`` for most games.
     side_balances: tuple[str, ...]
+    # The currencies the game has tables in (its data file's ``[game] currencies``, ISO 4217):
+    # a round is played in the player's wallet currency, its amounts read in that currency's
+    # minor units; the server offers the game only to players in one of these (and the
+    # operator may narrow them).
+    currencies: tuple[str, ...]
     # The most rounds one autoplay run of this game may play (Los 3 Pinguinos' seed: "up to a
     # maximum of 100"), or None for no cap of the game's own.  The server applies it together
     # with the jurisdiction profile's cap (the smaller wins).  Optional: a game that does not

@@ -27,6 +27,12 @@ class Variants(Generic[D]):
         except KeyError:
             raise InvalidBet(f"unknown RTP variant {key!r}; offered: {self.variants}") from None
 
+    @property
+    def currencies(self) -> tuple[str, ...]:
+        """The currencies the game has tables in (its data's ``[game] currencies``): a round is
+        played in the player's, read in its minor units."""
+        return tuple(self.data().game.currencies)  # type: ignore[attr-defined]
+
     def check_mode(self, mode: str) -> None:
         if mode not in self.modes:
             raise InvalidBet(f"unknown mode {mode!r}; offered: {self.modes}")

@@ -41,6 +41,7 @@ ERRORS: dict[int, str] = {
     404: "Not found: no such game, round or player here (another player's round is not found).",
     409: "In conflict with the state: e.g. a round still in play (`round_pending`) or no longer "
     "in play, a stale `expected_step`, an action not allowed now, an autoplay running or not, "
+    "a game not offered in the player's wallet currency (`currency_not_offered`), "
     "or a concurrent request (`conflict`).",
     413: "The request body is over the server's limit (`body_too_large`).",
     422: "The request does not validate (`invalid_request`: malformed JSON, nested too deep "

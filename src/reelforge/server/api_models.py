@@ -286,7 +286,10 @@ class GameInfo(Open):
     id: str
     name: str
     version: str
-    currency: str = sometimes("the currency the game's paytable is in")
+    currency: str = Field(
+        description="the player's wallet currency: a round is in it, every amount of the game (bets,"
+        " prizes) in its minor units; only games offered in it are listed"
+    )
     variants: list[str] = sometimes("the game's RTP variants")
     default_variant: str = sometimes("the variant dealt unless the operator sets another")
     variant: str = Field(description="the RTP variant in force")
@@ -484,6 +487,14 @@ class Voided(Reply):
     side: dict[str, int] = sometimes("what the void took back of each side balance")
 
 
+class GameCurrencies(Reply):
+    """The currencies a game has tables in, and those the operator offers it in."""
+
+    game: str
+    currencies: list[str] = Field(description="the currencies the game has tables in")
+    offered: list[str] = Field(description="those it is offered in: players in another do not see it")
+
+
 class ProfileReply(Reply):
     """The jurisdiction profile in force."""
 
@@ -496,6 +507,9 @@ class Bets(Reply):
     game: str
     variant: str
     mode: str = sometimes("the mode whose own table this is (absent: the base table)")
+    currency: str = sometimes(
+        "the currency whose rounds these switches are for (absent: every currency without its own)"
+    )
     stakes: list[int]
     enabled: list[int]
     disabled: list[int]

@@ -13,7 +13,7 @@ from reelforge.engine.autoplay import Autoplay, AutoplayLimits
 from reelforge.engine.game import Game, autoplay_cap, bet_table, levels_for
 from reelforge.engine.round import InvalidAction, Round
 from reelforge.money import find_bet
-from reelforge.server import autoplay_store, bets, store
+from reelforge.server import autoplay_store, bets, currencies, store
 from reelforge.server import round_store as rs
 from reelforge.server import schema as t
 from reelforge.server.context import ServerContext, fingerprint
@@ -46,6 +46,7 @@ class Autoplays:
             if not ctx.profile.autoplay_allowed:
                 raise forbidden("autoplay is not allowed under this jurisdiction", "autoplay_forbidden")
             game = self.server.game(str(body.get("game")))
+            currencies.check_offered(game, ctx.player.currency, self.server.offered_currencies(conn, game))
             stake = body.get("stake")
             mode = str(body.get("mode") or "base")
             if mode not in game.modes:
@@ -72,7 +73,8 @@ class Autoplays:
                 )
             except (ValidationError, ValueError) as exc:
                 raise bad_request(f"autoplay refused: {exc}", "invalid_autoplay") from None
-            bets.check_enabled(game, stake, self.server.disabled_bets(conn, game, table), table)
+            disabled = self.server.disabled_bets(conn, game, table, ctx.player.currency)
+            bets.check_enabled(game, stake, disabled, table)
             if autoplay_store.running(conn, ctx.player.id) is not None:
                 raise conflict("an autoplay is already running", "autoplay_running")
             pending = conn.execute(

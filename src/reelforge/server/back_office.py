@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Engine, Row, insert, select, update
 
 from reelforge.engine.game import Game, levels_for
 from reelforge.engine.round import Round
-from reelforge.server import autoplay_store, bet_variants, bets, seamless_books, store, webhooks
+from reelforge.server import autoplay_store, bet_variants, bets, currencies, seamless_books, store, webhooks
 from reelforge.server import round_store as rs
 from reelforge.server import schema as t
 from reelforge.server.context import OPERATOR_SCOPE, ServerContext, check_key, fingerprint, operator_scope
@@ -25,6 +25,9 @@ from reelforge.server.report_theory import TheoryFn, no_theory, theoretical
 from reelforge.server.reports import ReportError, operator_report, report_engine
 from reelforge.server.sessions import Sessions
 from reelforge.server.sql import q
+
+# A demo session's time limit where the profile requires limits (ES).
+DEMO_TIME_LIMIT_S = 60 * 60
 
 
 class BackOffice:
@@ -130,10 +133,19 @@ class BackOffice:
             raise not_found("demo sessions are not offered by this server")
         key = check_key(key)
         player = "demo-" + hashlib.sha256(key.encode()).hexdigest()[:16]
-        self.create_player(player, "GBP")
+        # Play money in the jurisdiction's currency (ES: euros, GB: pounds).
+        profile = self.server.run(self.server.profile)
+        self.create_player(player, profile.currency)
         if settings.demo_balance:
             self.wallet_move(f"demo:{key}:credit", player, settings.demo_balance, "deposit")
-        return self.sessions.open_session(f"demo:{key}:session", player, None, None)
+        # Where the jurisdiction needs limits set before a session (ES), a demo session has
+        # the ones a player would most plainly choose: an hour, and the play money it holds.
+        limits = (
+            (DEMO_TIME_LIMIT_S, max(settings.demo_balance, 1))
+            if profile.requires_session_limits
+            else (None, None)
+        )
+        return self.sessions.open_session(f"demo:{key}:session", player, *limits)
 
     # -- voiding a round in play -------------------------------------------------------------
 
@@ -278,27 +290,42 @@ class BackOffice:
 
     # -- game configuration ------------------------------------------------------------------
 
-    def get_bets(self, game_id: str, mode: str | None = None) -> dict:
+    def get_bets(self, game_id: str, mode: str | None = None, currency: str | None = None) -> dict:
         """The stakes of a game's bet table and which are switched off: the base table, or
-        (``mode``) the table of a mode with bets of its own."""
+        (``mode``) the table of a mode with bets of its own; for every currency, or (``currency``)
+        for rounds in one."""
         game = self.server.game(game_id)
         table = bets.table_of(game, mode)
-        return self.server.run(lambda conn: self._bets_view(conn, game, table))
+        if currency is not None:
+            currencies.check_currency(game, currency)
+        return self.server.run(lambda conn: self._bets_view(conn, game, table, currency))
 
-    def _bets_view(self, conn: Connection, game: Game, table: str = bets.BASE) -> dict[str, Any]:
+    def _bets_view(
+        self, conn: Connection, game: Game, table: str = bets.BASE, currency: str | None = None
+    ) -> dict[str, Any]:
         variant = self.server.variant_for(conn, game)
         own = bet_variants.own_variants(bet_variants.read_settings(conn, game), game)[table]
-        return bets.view(game, variant, table, self.server.disabled_bets(conn, game, table), own)
+        disabled = self.server.disabled_bets(conn, game, table, currency)
+        view = bets.view(game, variant, table, disabled, own)
+        return view if currency is None else {**view, "currency": currency}
 
     def set_bets(
-        self, key: str | None, game_id: str, disabled: list[int], mode: str | None = None
+        self,
+        key: str | None,
+        game_id: str,
+        disabled: list[int],
+        mode: str | None = None,
+        currency: str | None = None,
     ) -> tuple[int, dict]:
         """Switch off some stakes of a game's bet table (the list replaces the one before; []
         switches every stake on): the base table, or (``mode``) an own-bet mode's, so each
-        upper bet of Los 3 Pinguinos goes off on its own.  Unknown stakes, or all of a table's,
-        are refused (400)."""
+        upper bet of Los 3 Pinguinos goes off on its own; for every currency, or (``currency``)
+        for rounds in one, whose own list then replaces the list for every currency.  Unknown
+        stakes, all of a table's, or a currency the game has no tables in are refused (400)."""
         game = self.server.game(game_id)
         table = bets.table_of(game, mode)
+        if currency is not None:
+            currencies.check_currency(game, currency)
         wanted = sorted(set(disabled))
 
         def work(conn: Connection) -> tuple[int, dict]:
@@ -316,14 +343,37 @@ class BackOffice:
                     f"every stake of {game.id}{where} cannot be switched off: keep one on",
                     "all_bets_disabled",
                 )
-            store.put_setting(conn, bets.bets_key(game.id, table), json.dumps(wanted))
-            return 200, self._bets_view(conn, game, table)
+            store.put_setting(conn, bets.bets_key(game.id, table, currency), json.dumps(wanted))
+            return 200, self._bets_view(conn, game, table, currency)
 
         body: dict[str, Any] = {"disabled": wanted}
         if table != bets.BASE:
             body["mode"] = table
+        if currency is not None:
+            body["currency"] = currency
         return self.server.idempotent(
             lambda conn: OPERATOR_SCOPE, key, fingerprint("PUT", f"/games/{game.id}/bets", body), work
+        )
+
+    def get_currencies(self, game_id: str) -> dict:
+        """The currencies a game has tables in, and those the operator offers it in."""
+        game = self.server.game(game_id)
+        offered = self.server.run(lambda conn: self.server.offered_currencies(conn, game))
+        return {"game": game.id, "currencies": list(game.currencies), "offered": offered}
+
+    def set_currencies(self, key: str | None, game_id: str, wanted: list[str]) -> tuple[int, dict]:
+        """Offer a game in these of its currencies (the list replaces the one before); one it
+        has no tables in, or none at all, is refused (400)."""
+        game = self.server.game(game_id)
+        chosen = currencies.check_choice(game, list(dict.fromkeys(wanted)))
+
+        def work(conn: Connection) -> tuple[int, dict]:
+            store.put_setting(conn, currencies.currencies_key(game.id), json.dumps(chosen))
+            return 200, {"game": game.id, "currencies": list(game.currencies), "offered": chosen}
+
+        body = {"currencies": chosen}
+        return self.server.idempotent(
+            lambda conn: OPERATOR_SCOPE, key, fingerprint("PUT", f"/games/{game.id}/currencies", body), work
         )
 
     def set_profile(self, name: str) -> dict:

@@ -9,6 +9,7 @@ feature) is played at the base bets, so the base switches apply to it.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from reelforge.engine.game import Game, levels_for, own_bet_modes
@@ -17,10 +18,19 @@ from reelforge.server.errors import bad_request
 BASE = "base"
 
 
-def bets_key(game_id: str, table: str = BASE) -> str:
+def bets_key(game_id: str, table: str = BASE, currency: str | None = None) -> str:
     """The server setting holding the stakes of a game's bet table the operator switched off
-    (the base table keeps the key it always had)."""
-    return f"bets_disabled:{game_id}" if table == BASE else f"bets_disabled:{game_id}:{table}"
+    (the base table keeps the key it always had): for every currency, or (``currency``) the
+    currency's own, which replaces it for rounds in that currency."""
+    key = f"bets_disabled:{game_id}" if table == BASE else f"bets_disabled:{game_id}:{table}"
+    return key if currency is None else f"{key}@{currency}"
+
+
+def disabled_in(settings: Mapping[str, str], game_id: str, table: str, currency: str | None) -> list[int]:
+    """The stakes switched off for rounds in ``currency``: its own list where the operator set
+    one, else the list for every currency."""
+    own = settings.get(bets_key(game_id, table, currency)) if currency is not None else None
+    return parse_bets(own if own is not None else settings.get(bets_key(game_id, table)))
 
 
 def parse_bets(raw: str | None) -> list[int]:
@@ -79,11 +89,14 @@ def _described(game: Game, info: dict[str, Any], table: str) -> dict[int, dict[s
     return {b["stake"]: {k: v for k, v in b.items() if k != "stake"} for b in bets if isinstance(b, dict)}
 
 
-def listing(game: Game, variant: str, info: dict[str, Any], settings: dict[str, str]) -> dict[str, Any]:
+def listing(
+    game: Game, variant: str, info: dict[str, Any], settings: dict[str, str], currency: str | None = None
+) -> dict[str, Any]:
     """``GET /games``'s bet keys: ``bet_levels`` / ``bets_disabled`` of the base table, as
     ever, and ``bet_levels_by_mode`` / ``bets_disabled_by_mode`` for each own-bet mode, whose
-    enabled levels carry what the game describes of each bet."""
-    disabled = parse_bets(settings.get(bets_key(game.id)))
+    enabled levels carry what the game describes of each bet; in ``currency`` (a player's), its
+    own switches where the operator set them."""
+    disabled = disabled_in(settings, game.id, BASE, currency)
     levels = levels_for(game, variant)
     out: dict[str, Any] = {
         "bet_levels": [b.to_json() for b in levels if b.stake not in disabled],
@@ -92,7 +105,7 @@ def listing(game: Game, variant: str, info: dict[str, Any], settings: dict[str, 
         "bets_disabled_by_mode": {},
     }
     for mode in own_bet_modes(game):
-        off = parse_bets(settings.get(bets_key(game.id, mode)))
+        off = disabled_in(settings, game.id, mode, currency)
         described = _described(game, info, mode)
         levels = levels_for(game, variant, mode)
         out["bet_levels_by_mode"][mode] = [

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from reelforge.engine.game import Game
 from reelforge.games import registry
 from reelforge.rng import RandomSource, ScriptedRandom, SeededRandom, SystemRandom
-from reelforge.server import bets, session_store, store
+from reelforge.server import bets, currencies, session_store, store
 from reelforge.server.config import Settings
 from reelforge.server.data_dir import secure_dir
 from reelforge.server.db import make_engine
@@ -228,8 +228,21 @@ class ServerContext:
     def variant_for(self, conn: Connection, game: Game) -> str:
         return store.get_setting(conn, f"variant:{game.id}", game.default_variant)
 
-    def disabled_bets(self, conn: Connection, game: Game, table: str = bets.BASE) -> list[int]:
-        return bets.parse_bets(store.get_setting(conn, bets.bets_key(game.id, table), "[]"))
+    def disabled_bets(
+        self, conn: Connection, game: Game, table: str = bets.BASE, currency: str | None = None
+    ) -> list[int]:
+        """The stakes of a bet table switched off for rounds in ``currency`` (its own list where
+        the operator set one), or (None) the list for every currency."""
+        keys = [bets.bets_key(game.id, table)]
+        if currency is not None:
+            keys.append(bets.bets_key(game.id, table, currency))
+        found = {k: v for k in keys if (v := store.get_setting(conn, k, "")) != ""}
+        return bets.disabled_in(found, game.id, table, currency)
+
+    def offered_currencies(self, conn: Connection, game: Game) -> list[str]:
+        """The currencies the operator offers ``game`` in (all of the game's, unless narrowed)."""
+        raw = store.get_setting(conn, currencies.currencies_key(game.id), "")
+        return currencies.offered_from(game, raw or None)
 
     def profile(self, conn: Connection) -> Profile:
         return PROFILES[store.get_setting(conn, "profile", "default")]

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from reelforge.engine.game import Game, own_bet_modes
-from reelforge.server import bet_variants, bets, store
+from reelforge.server import bet_variants, bets, currencies, store
 from reelforge.server import schema as t
 from reelforge.server.autoplay_service import autoplay_limit
 from reelforge.server.context import ServerContext
@@ -23,16 +23,21 @@ class Lobby:
         self.sessions = sessions
 
     def list_games(self, token: str | None) -> dict:
-        def work(conn: Connection, ctx: PlayerContext) -> tuple[Profile, dict[str, str], dict[str, str]]:
+        """The games offered in the player's wallet currency, priced in it."""
+
+        def work(
+            conn: Connection, ctx: PlayerContext
+        ) -> tuple[Profile, dict[str, str], dict[str, str], str]:
             settings = dict(conn.execute(select(t.settings_table.c.key, t.settings_table.c.value)).all())
             return (
                 ctx.profile,
                 {g.id: self.server.variant_for(conn, g) for g in self.server.games.values()},
                 settings,
+                ctx.player.currency,
             )
 
-        profile, variants, settings = self.sessions.read(token, work)
-        return self._listing(profile, variants, settings, operator=False)
+        profile, variants, settings, currency = self.sessions.read(token, work)
+        return self._listing(profile, variants, settings, operator=False, currency=currency)
 
     def operator_games(self) -> dict:
         """``GET /games`` with the operator key: every game as the operator sees it, whatever
@@ -49,16 +54,27 @@ class Lobby:
         return self._listing(profile, variants, settings, operator=True)
 
     def _listing(
-        self, profile: Profile, variants: dict[str, str], settings: dict[str, str], *, operator: bool
+        self,
+        profile: Profile,
+        variants: dict[str, str],
+        settings: dict[str, str],
+        *,
+        operator: bool,
+        currency: str | None = None,
     ) -> dict:
         # The exact RTP is computed after the transaction: a game's first one takes seconds
         # (Ghost of Gambini's), and on SQLite a transaction holds this process's lock.
         out = []
         for game in self.server.games.values():
+            offered = currencies.offered(game, settings)
+            if currency is not None and currency not in offered:
+                continue  # not offered in the player's currency: not listed for them
             variant = variants[game.id]
             info = dict(game.info())
             info["variant"] = variant
-            info.update(bets.listing(game, variant, info, settings))
+            if currency is not None:
+                info["currency"] = currency  # a round is in the player's wallet currency
+            info.update(bets.listing(game, variant, info, settings, currency))
             # A bet dealt at a variant of its own lists it with that variant's exact RTP.
             own = bet_variants.own_variants(settings, game)
             rtp = partial(self._rtp, game)
@@ -69,10 +85,12 @@ class Lobby:
             info["play_settings"] = game.play_settings()
             info["autoplay_max_spins"] = autoplay_limit(profile, game)
             info["rtp"] = self.server.exact_for(game, variant)["rtp"]
-            offered = [m for m in game.modes if profile.bonus_buy or not is_bonus_buy(m)]
+            modes = [m for m in game.modes if profile.bonus_buy or not is_bonus_buy(m)]
             if operator:
                 info["modes"] = list(game.modes)
-                info["modes_offered"] = offered
+                info["modes_offered"] = modes
+                info["currencies"] = list(game.currencies)
+                info["currencies_offered"] = offered
                 info["variants"] = list(game.variants)
                 info["default_variant"] = game.default_variant
                 info["bets"] = {
@@ -86,7 +104,7 @@ class Lobby:
                     for table in (bets.BASE, *own_bet_modes(game))
                 }
             else:
-                info["modes"] = offered
+                info["modes"] = modes
             out.append(info)
         return {"games": out, "profile": profile.name}
 

@@ -29,6 +29,7 @@ class Profile:
     min_cycle_seconds: float
     requires_session_limits: bool
     reality_check_seconds: int  # time played between two reality checks, at most
+    currency: str  # the jurisdiction's currency: a demo player's wallet is in it
 
     @property
     def autoplay_allowed(self) -> bool:
@@ -36,9 +37,9 @@ class Profile:
 
 
 PROFILES = {
-    "default": Profile("default", 1000, True, 0.0, False, 60 * 60),
-    "gb": Profile("gb", None, False, 2.5, False, 60 * 60),
-    "es": Profile("es", 100, True, 0.0, True, 30 * 60),
+    "default": Profile("default", 1000, True, 0.0, False, 60 * 60, "GBP"),
+    "gb": Profile("gb", None, False, 2.5, False, 60 * 60, "GBP"),
+    "es": Profile("es", 100, True, 0.0, True, 30 * 60, "EUR"),
 }
 
 

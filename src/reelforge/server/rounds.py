@@ -18,7 +18,7 @@ from reelforge.engine.game import Game, InsufficientSideBalance, bet_table, leve
 from reelforge.engine.round import Action, InvalidAction, Round
 from reelforge.money import InvalidBet, find_bet
 from reelforge.rng import RandomSource, RecordingRandom
-from reelforge.server import autoplay_store, bet_variants, bets, store, webhooks
+from reelforge.server import autoplay_store, bet_variants, bets, currencies, store, webhooks
 from reelforge.server import round_store as rs
 from reelforge.server import schema as t
 from reelforge.server.context import ServerContext, fingerprint
@@ -35,7 +35,10 @@ PRECHECKS = (
     " AND status = 'pending' LIMIT 1) AS pending_id,"
     " (SELECT value FROM server_settings WHERE key = :vk) AS variant,"
     " (SELECT value FROM server_settings WHERE key = :bk) AS bet_variant,"
-    " (SELECT value FROM server_settings WHERE key = :dk) AS disabled"
+    " (SELECT value FROM server_settings WHERE key = :dk) AS disabled,"
+    " (SELECT value FROM server_settings WHERE key = :dk || '@' ||"
+    " (SELECT currency FROM players WHERE id = {p})) AS disabled_here,"
+    " (SELECT value FROM server_settings WHERE key = :ck) AS currencies"
 )
 # The request's player as a row ``me`` (its ``id``), for the statements read with the lock.
 ME_ROW = "(SELECT player_id AS id FROM sessions WHERE token_hash = :h) me"
@@ -43,12 +46,14 @@ ME_ROW = "(SELECT player_id AS id FROM sessions WHERE token_hash = :h) me"
 
 def precheck_params(game: Game, table: str, stake: int) -> dict[str, Any]:
     """PRECHECKS' settings: the game's variant, the bet's own (bet_variants.py), the table's
-    stakes switched off."""
+    stakes switched off (for every currency, and in the player's where the operator set its
+    own), the currencies the game is offered in."""
     return {
         "g": game.id,
         "vk": bet_variants.game_key(game.id),
         "bk": bet_variants.bet_key(game.id, table, stake),
         "dk": bets.bets_key(game.id, table),
+        "ck": currencies.currencies_key(game.id),
     }
 
 
@@ -287,8 +292,10 @@ class Rounds:
         # from its own table: its stake 100 is not the base game's.
         table = bet_table(game, mode)
         checks = self.prechecks(conn, ctx.player.id, game, table, stake) if pre is None else pre
+        # A round is in the player's wallet currency: a game not offered in it is refused first.
+        currencies.check_offered(game, ctx.player.currency, currencies.offered_from(game, checks.currencies))
         running_autoplay, pending_id = checks.autoplay_id, checks.pending_id
-        disabled = bets.parse_bets(checks.disabled)
+        disabled = bets.parse_bets(checks.disabled if checks.disabled_here is None else checks.disabled_here)
         # The table shown is the game's variant's; the round is dealt at the bet's own variant
         # where the operator set one (the game's otherwise), and records it.
         shown = checks.variant or game.default_variant

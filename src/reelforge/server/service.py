@@ -297,13 +297,24 @@ class GameServer:
     ) -> dict:
         return self.back_office.report(start, end, game, players, theory)
 
-    def get_bets(self, game_id: str, mode: str | None = None) -> dict:
-        return self.back_office.get_bets(game_id, mode)
+    def get_bets(self, game_id: str, mode: str | None = None, currency: str | None = None) -> dict:
+        return self.back_office.get_bets(game_id, mode, currency)
 
     def set_bets(
-        self, key: str | None, game_id: str, disabled: list[int], mode: str | None = None
+        self,
+        key: str | None,
+        game_id: str,
+        disabled: list[int],
+        mode: str | None = None,
+        currency: str | None = None,
     ) -> tuple[int, dict]:
-        return self.back_office.set_bets(key, game_id, disabled, mode)
+        return self.back_office.set_bets(key, game_id, disabled, mode, currency)
+
+    def get_currencies(self, game_id: str) -> dict:
+        return self.back_office.get_currencies(game_id)
+
+    def set_currencies(self, key: str | None, game_id: str, wanted: list[str]) -> tuple[int, dict]:
+        return self.back_office.set_currencies(key, game_id, wanted)
 
     def get_profile(self) -> dict:
         return self.back_office.get_profile()

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from reelforge.engine.datafile import load_model, parse_model
+from reelforge.engine.datafile import Currencies, load_model, parse_model
 
 N_REELS = 5
 N_ROWS = 3
@@ -60,7 +60,8 @@ class GameInfo(Strict):
     name: str
     version: str
     variant: str
-    currency: str = "GBP"
+    currency: str = Field("GBP", description="the currency the docs write its amounts in")
+    currencies: Currencies = Field(description="the currencies the game has tables in")
     base_credits: int = Field(ge=1, description="credits per game: 1 per line")
     coins: tuple[int, ...] = Field(min_length=1)
     max_win: int = Field(ge=1, description="cap on one round's win, times the total bet")

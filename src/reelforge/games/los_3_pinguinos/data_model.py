@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from reelforge.engine.datafile import DataFileError, parse_model
+from reelforge.engine.datafile import Currencies, DataFileError, parse_model
 
 from .data_parts import Chance, Strict, Strips, Weight
 from .upper_data import UpperBet, UpperData, merge
@@ -46,7 +46,8 @@ class GameInfo(Strict):
     name: str
     version: str
     variant: str
-    currency: str = "EUR"
+    currency: str = Field("EUR", description="the currency the docs write its amounts in")
+    currencies: Currencies = Field(description="the currencies the game has tables in")
     unit: int = Field(ge=1, description="cents of the smallest bet, at which prizes are written")
     bets: tuple[int, ...] = Field(min_length=1)
     bonus_value: int = Field(ge=1, description="cents a prize turned into Bonuses converts at (€0.80)")

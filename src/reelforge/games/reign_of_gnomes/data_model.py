@@ -20,7 +20,7 @@ from pydantic import (
     model_validator,
 )
 
-from reelforge.engine.datafile import load_model, parse_model
+from reelforge.engine.datafile import Currencies, load_model, parse_model
 from reelforge.engine.reels import ReelSet
 
 WHEEL_AWARDS = ("multiplier", "spin_to_win", "random_wilds", "ice_diamonds")
@@ -112,7 +112,8 @@ class GameInfo(Strict):
     name: str
     version: str
     variant: str
-    currency: str = "GBP"
+    currency: str = Field("GBP", description="the currency the docs write its amounts in")
+    currencies: Currencies = Field(description="the currencies the game has tables in")
     base_credits: int = Field(ge=1)
     coins: tuple[int, ...] = Field(min_length=1)
     max_win: int = Field(ge=1, description="cap on one round's win, times the total bet")

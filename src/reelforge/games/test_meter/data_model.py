@@ -11,7 +11,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from reelforge.engine.datafile import load_model, parse_model
+from reelforge.engine.datafile import Currencies, load_model, parse_model
 
 N_REELS = 3
 
@@ -37,7 +37,8 @@ class GameInfo(Strict):
     name: str
     version: str
     variant: str
-    currency: str = "GBP"
+    currency: str = Field("GBP", description="the currency the docs write its amounts in")
+    currencies: Currencies = Field(description="the currencies the game has tables in")
     credits: int = Field(ge=1, description="credits staked per game")
     coins: tuple[int, ...] = Field(min_length=1, description="minor units per credit, one per bet level")
 

@@ -15,7 +15,7 @@ export const autoplayMethods = {
     if (own === false) return;
     const limits = await autoplayDialog({
       stake: own ? own.cost : this.level.stake,
-      currency: this.game.currency,
+      currency: this.app.currency,
       // The game's own cap (GET /games: the smaller of the game's and the profile's) wins.
       maxSpins: this.game.autoplay_max_spins ?? this.rules.autoplay_max_spins ?? null,
       balance: this.app.balance,
@@ -55,8 +55,9 @@ export const autoplayMethods = {
           throw err;
         }
         this.autoplay = reply.autoplay;
+        const before = this.app.balance;
         this.app.setBalance(reply.balance);
-        if (reply.round) this.balance.hold(reply);
+        if (reply.round) this.balance.hold(reply, before);
         this.updateControls();
         if (!reply.round) {
           this.renderer.abortSpin();

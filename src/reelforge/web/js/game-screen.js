@@ -74,7 +74,7 @@ export class GameScreen {
   }
 
   format(minor) {
-    return formatMoney(minor, this.game.currency || this.app.currency);
+    return formatMoney(minor, this.app.currency); // the player's wallet currency: one everywhere
   }
 
   // -- building ----------------------------------------------------------------------------
@@ -426,8 +426,9 @@ export class GameScreen {
         this.renderer.abortSpin();
         throw err;
       }
+      const before = this.app.balance;
       this.app.setBalance(reply.balance);
-      this.balance.hold(reply);
+      this.balance.hold(reply, before);
       await this.playRound(reply.round, 0, false, reply);
     });
   }
@@ -479,8 +480,9 @@ export class GameScreen {
       const known = round.events.length;
       round = reply.round;
       this.round = round;
+      const before = this.app.balance;
       this.app.setBalance(reply.balance);
-      this.balance.hold(reply);
+      this.balance.hold(reply, before);
       await this.presentStep(round.events.slice(known), round);
     }
     if (round.status === "complete") await this.roundDone(round, reply);

@@ -36,7 +36,7 @@ export async function renderHistory(app, view) {
     const page = await app.api.get(`/history?limit=10${q}`);
     for (const r of page.rounds) {
       const game = app.gamesById[r.game];
-      const fmt = money(app, r.game);
+      const fmt = money(app);
       const res = roundResult(r, fmt);
       const open = () => (location.hash = `#/history/${r.id}`);
       // Every cell carries its label: the phone layout shows the rows as cards.
@@ -75,7 +75,7 @@ export async function renderHistory(app, view) {
 export async function renderRecall(app, view, roundId) {
   const data = await app.api.get(`/rounds/${roundId}`);
   const game = app.gamesById[data.game];
-  const fmt = money(app, data.game);
+  const fmt = money(app);
   const renderer = await recallRenderer(app, data.game, data.round.coin, data.stake, null);
   const steps = data.steps;
   const res = roundResult(data, fmt);

@@ -12,7 +12,7 @@ export async function renderLobby(app, view) {
     const mod = await loadRenderer(g.id);
     const art = mod.lobbyTile ? mod.lobbyTile(g) : h("div.tile-art");
     const levels = g.bet_levels;
-    const fmt = (v) => formatMoney(v, g.currency);
+    const fmt = (v) => formatMoney(v, app.currency); // the player's wallet currency, every game alike
     const facts = [
       t("RTP {rtp}", { rtp: formatPercent(g.rtp, 2) }),
       t("Bet {min} – {max}", { min: fmt(levels[0].stake), max: fmt(levels[levels.length - 1].stake) }),

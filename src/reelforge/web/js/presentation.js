@@ -279,20 +279,25 @@ export function anticipation(columns, isTrigger, need, ms = 700) {
 }
 
 /**
- * The top bar's balance while a round is presented: the balance before the round less its
- * stake, until the presentation ends (or is skipped, or broken off).  The app keeps the real
- * balance (`app.balance`, from the server's replies); only what the top bar shows is held.
+ * The top bar's balance and net position while a round is presented: the balance before the
+ * round less its stake (the net position likewise), until the presentation ends (or is
+ * skipped, or broken off), when both show the win.  The app keeps the real balance
+ * (`app.balance`, from the server's replies); only what the top bar shows is held.
  */
 export class BalanceHold {
   constructor(app) {
     this.app = app;
     this.held = null;
+    this.before = null; // the balance before the round: the net position moves as it does
   }
 
-  /** A reply's balance already holds the win of a round that completed. */
-  hold(reply) {
+  /** A reply's balance already holds the win of a round that completed.  `before`: the
+   *  balance the round started from (null: a restored round, already staked). */
+  hold(reply, before = null) {
     const round = reply.round;
+    if (this.held === null) this.before = before ?? reply.balance;
     this.held = reply.balance - (round?.status === "complete" ? round.win : 0);
+    this.app.protection?.holdNet(this.held - this.before);
     const el = document.getElementById("balance");
     if (!el) return;
     el.textContent = formatMoney(this.held, this.app.currency);
@@ -308,7 +313,10 @@ export class BalanceHold {
       delete el.dataset.held;
       delete el.dataset.minor;
     }
-    if (this.app.balance !== null) this.app.setBalance(this.app.balance);
+    if (this.app.balance !== null) {
+      this.app.protection?.holdNet(this.app.balance - this.before);
+      this.app.setBalance(this.app.balance);
+    }
   }
 }
 

@@ -105,6 +105,12 @@ export class Protection {
     document.getElementById("session-time").textContent = formatDuration(this.elapsed());
   }
 
+  /** The net position moved by a round being presented (`delta`: its balance change shown so
+   *  far), until the next session view gives the server's figure. */
+  holdNet(delta) {
+    if (this.session) this.showNet(this.session.net_position + delta);
+  }
+
   showNet(minor) {
     const el = document.getElementById("net-position");
     el.textContent = formatNet(minor, this.currency);

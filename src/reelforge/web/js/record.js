@@ -9,9 +9,10 @@ import { formatMoney } from "./money.js";
 import { loadRenderer } from "./renderers/index.js";
 import { countUp, h, speed, titleCase } from "./ui.js";
 
-export function money(app, gameId) {
-  const game = app.gamesById[gameId];
-  return (v) => formatMoney(v, game?.currency || app.currency);
+/** A round's money: always in the player's wallet currency (the server plays a round in no
+ *  other), whatever game it was. */
+export function money(app) {
+  return (v) => formatMoney(v, app.currency);
 }
 
 /** Side balances a round moved: [{name, before, after, delta}] (from the server's `side`). */
@@ -124,7 +125,7 @@ export async function recallRenderer(app, gameId, coin, stake, meter) {
   const game = app.gamesById[gameId];
   if (!game) return null;
   const mod = await loadRenderer(gameId);
-  const fmt = money(app, gameId);
+  const fmt = money(app);
   let shown = 0;
   return mod.createRenderer({
     game,

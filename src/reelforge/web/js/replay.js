@@ -12,7 +12,7 @@ const SPEED_KEY = "reelforge.replaySpeed";
 export async function renderReplay(app, view, roundId) {
   const data = await app.api.get(`/rounds/${roundId}/replay`);
   const game = app.gamesById[data.game];
-  const fmt = money(app, data.game);
+  const fmt = money(app);
   const level = game?.bet_levels.find((l) => l.stake === data.stake);
   const coin = level ? level.coin : 1;
   const meter = h("span.winmeter__value", { "data-testid": "replay-win" }, fmt(0));

@@ -16,15 +16,15 @@ down_revision = "0008"
 branch_labels = None
 depends_on = None
 
-_SUM = "COALESCE((SELECT SUM(l.amount) FROM ledger l WHERE l.player_id = p.id), 0)"
-
-
 def upgrade() -> None:
     op.get_bind().execute(
         sa.text(
             "INSERT INTO ledger (player_id, amount, balance_after, kind, round_id, reference, created_at)"
-            f" SELECT p.id, p.balance - {_SUM}, p.balance, 'operator', NULL, 'operator:migration-0009',"
-            f" :now FROM players p JOIN seamless_accounts a ON a.player_id = p.id WHERE p.balance <> {_SUM}"
+            " SELECT p.id, p.balance - s.total, p.balance, 'operator', NULL, 'operator:migration-0009', :now"
+            " FROM players p JOIN seamless_accounts a ON a.player_id = p.id"
+            " JOIN (SELECT pl.id AS player_id, COALESCE((SELECT SUM(l.amount) FROM ledger l"
+            " WHERE l.player_id = pl.id), 0) AS total FROM players pl) s ON s.player_id = p.id"
+            " WHERE p.balance <> s.total"
         ),
         {"now": time.time()},
     )
