@@ -42,6 +42,7 @@ class BonusGame:
     variants: ClassVar[list[str]] = ["v1"]
     default_variant = "v1"
     side_balances: ClassVar[tuple[str, ...]] = ("bonuses",)
+    currencies: ClassVar[tuple[str, ...]] = ("GBP", "EUR")
 
     def __init__(self, *, spend_below_zero: bool = False) -> None:
         self.spend_below_zero = spend_below_zero  # a bug on purpose: spend with no Bonus
