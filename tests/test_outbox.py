@@ -145,6 +145,40 @@ def test_a_handler_failing_twice_then_succeeding_delivers_once(engine: Engine) -
     assert [m.attempt for m in recorder.calls] == [1, 2, 3] and recorder.delivered == ["tx-1"]
 
 
+def test_a_batch_is_delivered_several_at_once_each_outcome_recorded(engine: Engine) -> None:
+    """With ``concurrency``, one batch's deliveries overlap (each waits on its receiver, not on
+    the others); every row still ends once, as its handler said: done, or due again."""
+    for i in range(8):
+        add(engine, f"tx-{i}")
+    lock, state = threading.Lock(), {"now": 0, "most": 0}
+    gate = threading.Barrier(4, timeout=10)  # four handlers must be in flight at the same time
+
+    def handler(message: OutboxMessage) -> None:
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        try:
+            if int(message.key.split("-")[1]) < 4:
+                gate.wait()  # passes only once four deliveries run together
+            if message.key == "tx-7":
+                raise ConnectionError("wallet away")
+        finally:
+            with lock:
+                state["now"] -= 1
+
+    w = worker(engine, handler, concurrency=4, batch_size=8, base_delay_s=1.0)
+    try:
+        assert w.run_once(T0) == 8
+    finally:
+        w.stop()
+    assert state["most"] >= 4
+    outcome = {r.dedup_key: (r.status, r.attempts, r.claimed_by) for r in rows(engine)}
+    assert outcome == {
+        **{f"tx-{i}": (DONE, 1, None) for i in range(7)},
+        "tx-7": (PENDING, 1, None),
+    }
+
+
 def test_backoff_reaches_the_cap_and_never_gives_up(engine: Engine, caplog: pytest.LogCaptureFixture) -> None:
     add(engine, "tx-1")
     w = worker(engine, Recorder(failures=10**9), base_delay_s=1.0, max_delay_s=60.0, alert_after=5)

@@ -75,6 +75,8 @@ class Settings(BaseSettings):
     outbox_base_delay_seconds: float = Field(default=1.0, gt=0)
     outbox_max_delay_seconds: float = Field(default=60.0, gt=0)
     outbox_lease_seconds: float = Field(default=120.0, gt=0)
+    # Deliveries under way at once per process (credits, rollbacks, webhooks).
+    outbox_concurrency: int = Field(default=8, ge=1, le=64)
 
     @model_validator(mode="after")
     def _seamless_needs(self) -> Self:

@@ -39,6 +39,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -229,6 +230,7 @@ class OutboxWorker:
         poll_s: float = 1.0,
         clock: Callable[[], float] = time.time,
         rng: Callable[[], float] = random.random,
+        concurrency: int = 1,
     ) -> None:
         if not handlers:
             raise ValueError("an outbox worker needs at least one handler")
@@ -243,6 +245,9 @@ class OutboxWorker:
         self.poll_s = poll_s
         self.clock = clock
         self.rng = rng
+        # Deliveries of one batch at once: each waits on the receiver's reply, not the CPU.
+        self.concurrency = max(1, concurrency)
+        self._pool: ThreadPoolExecutor | None = None
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -250,10 +255,18 @@ class OutboxWorker:
     # -- one pass --------------------------------------------------------------------------
 
     def run_once(self, now: float | None = None) -> int:
-        """Claim one batch of due rows and deliver each; how many were claimed."""
+        """Claim one batch of due rows and deliver each (``concurrency`` at a time: every row
+        is its own transaction, and receivers take deliveries in any order); how many were
+        claimed."""
         messages = self.claim(now)
-        for message in messages:
-            self.deliver(message, now)
+        if self.concurrency > 1 and len(messages) > 1:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.concurrency, thread_name_prefix=f"outbox-{self.name}")
+            for _ in self._pool.map(lambda m: self.deliver(m, now), messages):
+                pass  # an error recording an outcome surfaces here, as in the loop below
+        else:
+            for message in messages:
+                self.deliver(message, now)
         return len(messages)
 
     def claim(self, now: float | None = None) -> list[OutboxMessage]:
@@ -352,6 +365,9 @@ class OutboxWorker:
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     def wake(self) -> None:
         self._wake.set()

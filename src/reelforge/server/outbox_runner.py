@@ -44,6 +44,7 @@ def make_outbox(server: GameServer, handlers: Mapping[str, Handler] | None = Non
         base_delay_s=s.outbox_base_delay_seconds,
         max_delay_s=s.outbox_max_delay_seconds,
         poll_s=s.outbox_poll_seconds,
+        concurrency=s.outbox_concurrency,
     )
     wallet = server.context.wallet
     if isinstance(wallet, SeamlessWallet):
