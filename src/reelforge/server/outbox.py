@@ -301,6 +301,33 @@ class OutboxWorker:
             for r in sorted(rows, key=lambda r: ids.index(r.id))
         ]
 
+    def deliver_key(self, key: str, now: float | None = None) -> str | None:
+        """Claim the row of ``key`` if it is due and nobody holds it, and deliver it here and
+        now (the request that queued it, right after its commit); its outcome as
+        :meth:`deliver`'s, or None if it was not this call's to deliver."""
+        at = self.clock() if now is None else now
+        token = f"{self.name}/{uuid.uuid4().hex[:12]}"
+        o = outbox
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                update(o)
+                .where(
+                    o.c.dedup_key == key,
+                    o.c.status == PENDING,
+                    o.c.claimed_by.is_(None),
+                    o.c.next_attempt_at <= at,
+                    o.c.kind.in_(sorted(self.handlers)),
+                )
+                .values(claimed_by=token, attempts=o.c.attempts + 1, next_attempt_at=at + self.lease_s)
+                .returning(o.c.id, o.c.kind, o.c.dedup_key, o.c.payload, o.c.attempts, o.c.created_at)
+            ).first()
+        if row is None:
+            return None
+        message = OutboxMessage(
+            row.id, row.kind, row.dedup_key, json.loads(row.payload), row.attempts, row.created_at, token
+        )
+        return self.deliver(message, now)
+
     def deliver(self, message: OutboxMessage, now: float | None = None) -> str:
         """Run the handler on a claimed message and record the outcome; the row's new status
         (``done``, ``pending`` for a retry, ``failed``)."""

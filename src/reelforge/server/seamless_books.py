@@ -321,10 +321,10 @@ def queue_payment(
     round_id: int,
     kind: str,
     debit_id: str | None = None,
-) -> int:
+) -> tuple[int, str]:
     """A win (``credit``, 0 closes the round) or a void's refund (``refund``, sent as a rollback
     of the round's debit ``debit_id``) into the book, the outbox and the ledger mirror; our figure
-    moves by it at once.  Returns the displayed balance."""
+    moves by it at once.  Returns the displayed balance and the transaction id (the outbox key)."""
     tid = transaction_id(conn, round_id, "credit" if kind == CREDIT else "void")
     _book(conn, tid, player.id, round_id, kind, amount, debit_id)
     fields = {"round_id": str(round_id), "player_id": player.external_id, "amount": amount}
@@ -341,7 +341,7 @@ def queue_payment(
     balance = move_balance(conn, player.id, amount)
     if amount:
         _mirror(conn, player.id, amount, balance, "win" if kind == CREDIT else "refund", tid, round_id)
-    return balance
+    return balance, tid
 
 
 def round_debit(conn: Connection, round_id: int) -> str | None:

@@ -23,9 +23,11 @@ A round start, when ``REELFORGE_WALLET_MODE=seamless``:
 Credits (a win; a credit of 0 closes a losing round, as many operators require) and a void's
 refund (a rollback of the round's debit, as the protocol says) are queued in the outbox inside
 the round's transaction, counted in the displayed balance at once (``Movement`` status
-``queued``), and delivered after the commit by the worker every process runs (woken at once),
-retried with backoff until the operator answers.  A round is complete for the player when its
-transaction commits: its credit is durably queued then.
+``queued``), and delivered right after the commit by the request itself, before it answers (a
+player's next round waits for the last one's payment, so deliveries keep pace with play); what
+that attempt does not settle, the worker every process runs retries with backoff until the
+operator answers.  A round is complete for the player when its transaction commits: its credit
+is durably queued then.
 
 Where a crash (SIGKILL) can land, and what happens:
 
@@ -166,8 +168,8 @@ class SeamlessWallet:
     def credit(
         self, conn: Connection, player: Account, amount: int, *, round_id: int, reference: str
     ) -> Movement:
-        balance = books.queue_payment(conn, player, amount, round_id, books.CREDIT)
-        self.context.after_commit(self.wake)
+        balance, tid = books.queue_payment(conn, player, amount, round_id, books.CREDIT)
+        self.context.after_commit(partial(self.deliver_now, tid))
         return Movement(reference, amount, balance, "queued")
 
     def close_round(self, conn: Connection, player: Account, *, round_id: int, reference: str) -> None:
@@ -180,8 +182,8 @@ class SeamlessWallet:
         debit_id = books.round_debit(conn, round_id)
         if debit_id is None:
             raise conflict(f"round {round_id} was not staked through the seamless wallet", "not_seamless")
-        balance = books.queue_payment(conn, player, amount, round_id, books.REFUND, debit_id)
-        self.context.after_commit(self.wake)
+        balance, tid = books.queue_payment(conn, player, amount, round_id, books.REFUND, debit_id)
+        self.context.after_commit(partial(self.deliver_now, tid))
         return Movement(reference, amount, balance, "queued")
 
     # -- taking a stake (StakeFirst.proceed) -----------------------------------------------
@@ -245,6 +247,20 @@ class SeamlessWallet:
     def wake(self) -> None:
         if self._worker is not None:
             self._worker.wake()
+
+    def deliver_now(self, tid: str) -> None:
+        """After the commit that queued it, the request delivers its round's credit (or a
+        void's refund) itself, before it answers: a player's next round waits for the last
+        one's payment, so deliveries keep pace with play.  A failure leaves it to the worker's
+        retries (as does a row the worker took first)."""
+        worker = self._worker
+        if worker is None:
+            return
+        try:
+            worker.deliver_key(tid)
+        except Exception:  # the database is away, say: the worker retries it
+            log.exception("credit %s: delivering it at once failed; the outbox retries it", tid)
+            worker.wake()
 
     def handlers(self) -> dict[str, Callable[[OutboxMessage], None]]:
         """Outbox handlers for ``wallet.credit`` and ``wallet.rollback``: send, and book the
