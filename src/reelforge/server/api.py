@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Path, Query, Request
 from fastapi import Body as FastBody
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match, Mount
@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reelforge.server import api_models as m
 from reelforge.server import guards, store
+from reelforge.server.api_bets import add_routes as add_bet_routes
 from reelforge.server.api_docs import OPERATOR, PLAYER, finish_openapi, replies
 from reelforge.server.api_variants import add_routes as add_variant_routes
 from reelforge.server.context import Replayed
@@ -103,17 +104,6 @@ class VoidBody(Body):
 
 class ProfileBody(Body):
     profile: str = Field(min_length=1, max_length=16)
-
-
-class BetsBody(Body):
-    disabled: list[Annotated[StrictInt, Field(gt=0, lt=10**12)]] = Field(max_length=256)
-    mode: str | None = Field(default=None, min_length=1, max_length=32)  # an own-bet table; None: base
-    # The switches of rounds in this currency (they replace those for every currency); None: those.
-    currency: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
-
-
-class CurrenciesBody(Body):
-    currencies: list[Annotated[str, Field(pattern=r"^[A-Z]{3}$")]] = Field(max_length=16)
 
 
 REPLAYED = {"Idempotency-Replayed": "true"}
@@ -280,8 +270,6 @@ RoundId = Annotated[int, Path(ge=1, lt=2**62)]
 ExternalId = Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:@-]+$")]
 GameId = Annotated[str, Path(min_length=1, max_length=64)]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key")]
-ModeQuery = Annotated[str | None, Query(min_length=1, max_length=32)]
-CurrencyQuery = Annotated[str | None, Query(pattern=r"^[A-Z]{3}$")]
 SessionId = Annotated[int, Path(ge=1, lt=2**62)]
 # A filter the database sees: PostgreSQL takes no NUL in text, so one is refused here (422).
 GameQuery = Annotated[str | None, Query(max_length=64, pattern=r"^[^\x00]*$")]
@@ -639,58 +627,7 @@ def create_app(server: GameServer) -> FastAPI:
     def set_profile(body: ProfileBody) -> Response:
         return json_response(200, server.set_profile(body.profile))
 
-    @operator.get(
-        "/games/{game_id}/bets", dependencies=op, responses=replies(200, m.Bets, OPERATOR, 400, 404, 422)
-    )
-    def get_bets(game_id: GameId, mode: ModeQuery = None, currency: CurrencyQuery = None) -> Response:
-        """The base bets, or (``?mode=upper``) a mode's own bet table; the switches for every
-        currency, or (``?currency=EUR``) those of rounds in one currency."""
-        return json_response(200, server.get_bets(game_id, mode, currency))
-
-    @operator.put(
-        "/games/{game_id}/bets", dependencies=op, responses=replies(200, m.Bets, OPERATOR, 404, keyed=True)
-    )
-    def set_bets(
-        game_id: GameId,
-        body: BetsBody,
-        mode: ModeQuery = None,
-        currency: CurrencyQuery = None,
-        key: IdemKey = None,
-    ) -> Response:
-        """Switch stakes of a game's bet table off (the list replaces the last one; [] switches
-        all on): the base table, or a mode's own (``?mode=upper`` or ``"mode"`` in the body);
-        for every currency, or for rounds in one (``?currency=EUR`` or ``"currency"``), whose
-        list then replaces the one for every currency."""
-        if mode is not None and body.mode is not None and mode != body.mode:
-            raise ApiError(400, "invalid_mode", f"the query names mode {mode!r}, the body {body.mode!r}")
-        if currency is not None and body.currency is not None and currency != body.currency:
-            raise ApiError(
-                400, "invalid_currency", f"the query names {currency!r}, the body {body.currency!r}"
-            )
-        return json_response(
-            *server.set_bets(key, game_id, body.disabled, body.mode or mode, body.currency or currency)
-        )
-
-    @operator.get(
-        "/games/{game_id}/currencies",
-        dependencies=op,
-        responses=replies(200, m.GameCurrencies, OPERATOR, 404, 422),
-    )
-    def get_currencies(game_id: GameId) -> Response:
-        """The currencies the game has tables in, and those it is offered in."""
-        return json_response(200, server.get_currencies(game_id))
-
-    @operator.put(
-        "/games/{game_id}/currencies",
-        dependencies=op,
-        responses=replies(200, m.GameCurrencies, OPERATOR, 400, 404, 422, keyed=True),
-    )
-    def set_currencies(game_id: GameId, body: CurrenciesBody, key: IdemKey = None) -> Response:
-        """Offer the game in these of its currencies (the list replaces the last one): a player
-        whose wallet is in another no longer sees it, and a round of it is refused 409
-        ``currency_not_offered``."""
-        return json_response(*server.set_currencies(key, game_id, body.currencies))
-
+    add_bet_routes(operator, server, op, json_response)  # api_bets.py
     add_variant_routes(operator, server, op, json_response)  # api_variants.py
 
     @player.post(
