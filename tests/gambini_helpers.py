@@ -58,7 +58,7 @@ def pick(table: Mapping[K, int], key: K) -> int:
 
 
 def chance(c: Chance, fire: bool) -> int:
-    return pick({"skip": c.skip, "fire": c.fire}, "fire" if fire else "skip")
+    return pick({"fire": c.fire, "skip": c.skip}, "fire" if fire else "skip")
 
 
 # -- the panel ---------------------------------------------------------------------------
@@ -129,7 +129,7 @@ def toss(into: str) -> int:
 
 def size(current: int, grow: bool) -> int:
     s = D.piggies.sizes[current]
-    return pick({"stay": s.stay, "grow": s.grow}, "grow" if grow else "stay")
+    return pick({"grow": s.grow, "stay": s.stay}, "grow" if grow else "stay")
 
 
 LARGEST = len(D.piggies.sizes) - 1  # a piggy that grows at this size pops

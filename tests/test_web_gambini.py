@@ -70,7 +70,8 @@ def toss(d: GambiniData, into: str) -> int:
 
 
 def grow(d: GambiniData, size: int, grows: bool = True) -> int:
-    return d.piggies.sizes[size].stay if grows else 0
+    """The size's draw, in file order (grow, stay): below ``grow`` grows."""
+    return 0 if grows else d.piggies.sizes[size].grow
 
 
 def plain(reel1: str = "T", reel2: str = "J") -> dict[int, str]:
@@ -99,7 +100,7 @@ def collection_round(d: GambiniData) -> list[int]:
     return [
         shot(d, "gambini"),
         *stops(d, COLLECTION),
-        d.magic_rewind.jackpot.skip,  # the jackpot rewind fires...
+        0,  # the jackpot rewind fires (a draw below its `fire` weight, file order)...
         0,  # ...on the only cobweb in view
         toss(d, "left"),
         grow(d, 0),
@@ -139,7 +140,7 @@ def rewind_round(d: GambiniData) -> tuple[list[int], int]:
     center = d.strips[CENTER].index(d.wilds.gambini) + 3
     outer = stops(d, plain())
     all_stops = [*outer[:CENTER], center, *outer[CENTER:]]
-    return [shot(d, None), *all_stops, d.magic_rewind.center.skip, toss(d, "left"), grow(d, 1, False)], center
+    return [shot(d, None), *all_stops, 0, toss(d, "left"), grow(d, 1, False)], center  # 0: the rewind fires
 
 
 # -- fixtures ------------------------------------------------------------------------------------

@@ -98,7 +98,7 @@ class Chance(Strict):
 
     @property
     def weights(self) -> list[int]:
-        return [self.skip, self.fire]  # index 1 = fires
+        return [self.fire, self.skip]  # in file order: index 0 = fires
 
 
 class MagicRewind(Strict):
@@ -127,7 +127,7 @@ class PiggySize(Strict):
 
     @property
     def weights(self) -> list[int]:
-        return [self.stay, self.grow]  # index 1 = grows
+        return [self.grow, self.stay]  # in file order: index 0 = grows
 
 
 class Piggies(Strict):

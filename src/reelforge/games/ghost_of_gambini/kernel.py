@@ -474,7 +474,7 @@ def _run(
                 cells[p] = sym[p, stop]
             ck = np.int64(center_kind[stops[_CENTER]])
             # ---- 3. no wild in the center: the center rewind
-            if ck == 0 and _weighted(rs, wcum, wrange, T_CENTER) == 1:
+            if ck == 0 and _weighted(rs, wcum, wrange, T_CENTER) == 0:
                 to = np.int64(rewind[_CENTER, stops[_CENTER]])
                 stops[_CENTER] = to
                 cells[_CENTER] = sym[_CENTER, to]
@@ -486,7 +486,7 @@ def _run(
                 for i in range(n_outer):
                     if cells[outer[i]] & _ID_MASK == blank:
                         n_blanks += 1
-                if n_blanks > 0 and _weighted(rs, wcum, wrange, T_JACKPOT) == 1:
+                if n_blanks > 0 and _weighted(rs, wcum, wrange, T_JACKPOT) == 0:
                     k = below(rs, small_range[n_blanks, 0], small_range[n_blanks, 1])
                     for i in range(n_outer):
                         p = outer[i]
@@ -561,13 +561,13 @@ def _run(
             if ck != 0 and (continue_past_cap or not capped):
                 target = 2 if ck == 2 else _weighted(rs, wcum, wrange, T_TOSS)  # left, right, both
                 popped = 0
-                if target != 1 and _weighted(rs, wcum, wrange, T_SIZES + pl) == 1:  # left first
+                if target != 1 and _weighted(rs, wcum, wrange, T_SIZES + pl) == 0:  # left first
                     if pl == largest:
                         pl = 0
                         popped += 1
                     else:
                         pl += 1
-                if target != 0 and _weighted(rs, wcum, wrange, T_SIZES + pr) == 1:
+                if target != 0 and _weighted(rs, wcum, wrange, T_SIZES + pr) == 0:
                     if pr == largest:
                         pr = 0
                         popped += 1

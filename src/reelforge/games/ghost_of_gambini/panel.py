@@ -100,7 +100,7 @@ def spin_panel(d: GambiniData, rng: RandomSource) -> SpinOutcome:
         "jackpot_rewind": None,
         "ghost_coins": [],
     }
-    if symbols[CENTER] not in d.wild_set and weighted_index(rng, d.magic_rewind.center.weights) == 1:
+    if symbols[CENTER] not in d.wild_set and weighted_index(rng, d.magic_rewind.center.weights) == 0:
         strip = d.strips[CENTER]
         to = rewind_target(strip, stops[CENTER], d.wild_set)
         event["center_rewind"] = {
@@ -117,7 +117,7 @@ def spin_panel(d: GambiniData, rng: RandomSource) -> SpinOutcome:
     collect_credits = 0
     if wild_kind is not None:
         blanks = [p for p in OUTER if symbols[p] == d.blank]
-        if blanks and weighted_index(rng, d.magic_rewind.jackpot.weights) == 1:
+        if blanks and weighted_index(rng, d.magic_rewind.jackpot.weights) == 0:
             p = blanks[rng.randbelow(len(blanks))]
             strip = d.strips[p]
             to = rewind_target(strip, stops[p], set(d.jackpots))

@@ -57,7 +57,7 @@ def toss(d: GambiniData, sizes: tuple[int, int], by: str, rng: RandomSource) -> 
     popped: list[str] = []
     largest = len(d.piggies.sizes) - 1
     for side in targets:
-        g = weighted_index(rng, d.piggies.sizes[new[side]].weights) == 1
+        g = weighted_index(rng, d.piggies.sizes[new[side]].weights) == 0
         grew.append(g)
         if g:
             if new[side] == largest:
