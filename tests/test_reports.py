@@ -314,6 +314,27 @@ def test_the_theoretical_figures_come_from_the_exact_math() -> None:
     assert theoretical(METER, "test", "base") is theoretical(METER, "test", "base")
 
 
+def test_gnomes_sd_comes_from_its_exact_moments_before_its_law(monkeypatch) -> None:
+    """Reign of Gnomes states its SD from its exact moments (``Game.stated_sd``): the report
+    takes it and never computes the slower law; the calculations are stood in for."""
+    from types import SimpleNamespace
+
+    from reelforge.games.reign_of_gnomes import distribution
+
+    game = get_game("reign-of-gnomes")
+
+    def no_law(*_: object, **__: object) -> None:
+        raise AssertionError("the law is not computed where the game states its SD")
+
+    monkeypatch.setattr(type(game), "exact", lambda self, variant=None, mode="base": {"rtp": 0.94})
+    monkeypatch.setattr(type(game), "win_distribution", no_law)
+    credits = game.data().game.base_credits  # type: ignore[attr-defined]
+    monkeypatch.setattr(distribution, "exact_moments", lambda d: SimpleNamespace(variance=(3 * credits) ** 2))
+    theory = compute_theory("reign-of-gnomes", game.default_variant, "base")
+    assert (theory.rtp, theory.sd, theory.comparable) == (0.94, 3.0, True)
+    assert "moments" in (theory.sd_source or "") and theory.note is None
+
+
 def test_gambinis_base_sd_comes_from_its_exact_moments(monkeypatch) -> None:
     """Its base game has no exact law (NotImplementedError) but exact first two moments;
     the slow calculations are stood in for, the routing is what is checked."""

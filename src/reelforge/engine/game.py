@@ -124,6 +124,18 @@ def autoplay_cap(game: Game) -> int | None:
     return cap
 
 
+StatedSd = tuple[float, str, str]  # (SD of one round's win in stakes, its source, a caveat or "")
+
+
+def stated_sd(game: Game, variant: str, mode: str) -> StatedSd | None:
+    """An exact SD of one round's win the game states besides (or instead of) its win
+    distribution, quicker to have (Reign of Gnomes' first two moments) or where it has no law
+    (Ghost of Gambini's base game, coupled through the piggies): its ``stated_sd(variant,
+    mode)``, None where it states none.  Optional, like :func:`win_distribution`."""
+    method = getattr(game, "stated_sd", None)
+    return None if method is None else method(variant, mode)
+
+
 class UnsupportedOption(ValueError):
     """An option (``play``, ``stake``) that a game's win distribution does not take."""
 

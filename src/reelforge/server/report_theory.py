@@ -3,9 +3,10 @@
 * ``rtp``: the game's exact calculator, ``game.exact(variant=..., mode=...)["rtp"]``, a
   return per unit of the round's stake (a bought feature's stake is its price).
 * ``sd``: the standard deviation of one round's win in stakes, from the game's exact win
-  distribution; where a game has none but states its exact SD elsewhere (Ghost of Gambini's
-  base game: its first two moments) that is used and named.  Where no exact SD exists the
-  figure is None and the report draws no band: an SD is never estimated or made up.
+  distribution, or the exact SD the game states itself (``Game.stated_sd``: Reign of Gnomes'
+  first two moments, quicker; Ghost of Gambini's base game, which has no law), named.  Where
+  no exact SD exists the figure is None and the report draws no band: an SD is never estimated
+  or made up.
 * ``comparable``: False where the exact RTP counts something a round's cash does not (a
   side currency such as Los 3 Pinguinos' Bonuses, valued at a rate); the report then shows
   the figure for reference and flags the row "not comparable" instead of a deviation.
@@ -16,13 +17,12 @@ Gambini's base moments about 30 s), so :func:`theoretical` keeps them for the pr
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
-from reelforge.engine.game import Game, win_distribution
+from reelforge.engine.game import Game, stated_sd, win_distribution
 from reelforge.games import get_game
 
 
@@ -41,45 +41,11 @@ class Theory:
 TheoryFn = Callable[[str, str, str], Theory]
 
 
-def _gambini_base_sd(game: Game, variant: str, mode: str) -> tuple[float, str, str] | None:
-    if mode != "base":
-        return None
-    from reelforge.games.ghost_of_gambini.distribution import base_figures
-
-    figures = base_figures(game.data(variant))  # type: ignore[attr-defined]
-    note = (
-        "SD over the piggy banks' stationary law; base rounds are coupled through the piggies, "
-        "so the band (which treats rounds as independent) is approximate"
-    )
-    return float(figures["volatility_index"]["value"]), "exact first two moments (base_figures)", note
-
-
-def _gnomes_sd(game: Game, variant: str, mode: str) -> tuple[float, str, str] | None:
-    # The exact moments take seconds where the bounded law takes most of a minute; the 5,000x
-    # cap (1 in 1.5e13) moves the SD in its eighth digit.
-    from reelforge.games.reign_of_gnomes.distribution import exact_moments
-
-    d = game.data(variant)  # type: ignore[attr-defined]
-    sd = math.sqrt(exact_moments(d).variance) / d.game.base_credits
-    return sd, "exact first two moments (exact_moments, the cap left out)", ""
-
-
-# Exact SDs a game states outside its win distribution: game id -> (game, variant, mode) ->
-# (sd, source, caveat), or None where it has none either.
-_OTHER_SD: dict[str, Callable[[Game, str, str], tuple[float, str, str] | None]] = {
-    "ghost-of-gambini": _gambini_base_sd,
-}
-# ...and those that are as exact and far quicker than the law: tried first.
-_FAST_SD: dict[str, Callable[[Game, str, str], tuple[float, str, str] | None]] = {
-    "reign-of-gnomes": _gnomes_sd,
-}
-
-
 def _exact_sd(game: Game, variant: str, mode: str) -> tuple[float | None, str | None, str | None]:
-    fast = _FAST_SD.get(game.id)
-    quick = fast(game, variant, mode) if fast is not None else None
-    if quick is not None:
-        return quick[0], quick[1], quick[2] or None
+    """The SD the game states itself (quicker, or where it has no law), else its law's."""
+    stated = stated_sd(game, variant, mode)
+    if stated is not None:
+        return stated[0], stated[1], stated[2] or None
     reason = "the game has no exact win distribution here"
     try:
         dist = win_distribution(game, variant=variant, mode=mode)
@@ -87,10 +53,6 @@ def _exact_sd(game: Game, variant: str, mode: str) -> tuple[float | None, str | 
         dist, reason = None, str(exc).split(":")[0]  # the game's own first clause says why
     if dist is not None:
         return float(dist.sd().value), "exact win distribution", None
-    other = _OTHER_SD.get(game.id)
-    found = other(game, variant, mode) if other is not None else None
-    if found is not None:
-        return found
     return None, None, f"no exact SD ({reason}): no band"
 
 

@@ -121,6 +121,21 @@ class GhostOfGambini(NoPlaySettings, Variants[GambiniData]):
         self.check_mode(mode)
         return win_distribution(self.data(variant), mode)
 
+    def stated_sd(self, variant: str, mode: str) -> tuple[float, str, str] | None:
+        """The base game has no win law (its rounds are coupled through the piggy banks); its
+        SD over the piggies' stationary law comes from the exact first two moments.  The bought
+        features: None (their exact laws give it)."""
+        if mode != "base":
+            return None
+        from .distribution import base_figures
+
+        figures = base_figures(self.data(variant))
+        note = (
+            "SD over the piggy banks' stationary law; base rounds are coupled through the piggies, "
+            "so the band (which treats rounds as independent) is approximate"
+        )
+        return float(figures["volatility_index"]["value"]), "exact first two moments (base_figures)", note
+
     def simulate_chunk(
         self, rounds: int, seed: np.random.SeedSequence, *, variant: str | None = None, mode: str = "base"
     ) -> SimStats:
