@@ -108,7 +108,7 @@ def _window(strip: tuple[str, ...], stop: int) -> list[str]:
 
 
 def test_gnomes_odds_match_a_count_from_the_strips() -> None:
-    from reelforge.analysis.reachability.odds_gnomes import odds
+    from reelforge.games.reign_of_gnomes.reach_odds import odds
 
     d = get_game("reign-of-gnomes").data("95.97")  # type: ignore[attr-defined]
     strips = d.base_reels.strips
@@ -166,7 +166,7 @@ def _prod(xs: Any) -> Fraction:
 
 
 def test_pinguinos_odds_match_a_count_over_the_stops() -> None:
-    from reelforge.analysis.reachability.odds_pinguinos import odds
+    from reelforge.games.los_3_pinguinos.reach_odds import odds
 
     d: Any = get_game("los-3-pinguinos").data("95")  # type: ignore[attr-defined]
     s = d.strips

@@ -43,6 +43,10 @@ class BonusGame:
     default_variant = "v1"
     side_balances: ClassVar[tuple[str, ...]] = ("bonuses",)
     currencies: ClassVar[tuple[str, ...]] = ("GBP", "EUR")
+    own_bet_modes: ClassVar[tuple[str, ...]] = ()
+    autoplay_max_spins = None
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+    report_hit_names: ClassVar[dict[str, str]] = {}
 
     def __init__(self, *, spend_below_zero: bool = False) -> None:
         self.spend_below_zero = spend_below_zero  # a bug on purpose: spend with no Bonus

@@ -30,6 +30,7 @@ from reelforge.cli_tables import (
     report_hit_name,
     simulation_table,
 )
+from reelforge.engine.capabilities import has
 from reelforge.engine.game import Game, levels_for, win_distribution
 from reelforge.games import get_game, registry
 from reelforge.money import InvalidBet, find_bet, format_minor
@@ -210,7 +211,7 @@ def round_hit_frequency(game: Game, variant: str | None, mode: str) -> float | N
     """The exact chance that a round wins anything (1 - P(no win) of the game's exact win
     distribution at its default play and bet, the ones its report and simulation use), for a
     game whose report counts hits otherwise; None elsewhere."""
-    if report_hit_name(game.id, mode) is None:
+    if report_hit_name(game, mode) is None:
         return None
     try:
         dist = win_distribution(game, variant=variant, mode=mode)
@@ -222,7 +223,7 @@ def round_hit_frequency(game: Game, variant: str | None, mode: str) -> float | N
 def with_hit_names(game: Game, variant: str | None, mode: str, result: dict[str, Any]) -> dict[str, Any]:
     """The exact report, its hit frequency named where it is not the round figure, and the
     round figure beside it (``round_hit_frequency``)."""
-    name = report_hit_name(game.id, mode)
+    name = report_hit_name(game, mode)
     if name is None:
         return result
     return {
@@ -308,7 +309,7 @@ def simulate(
                 raise typer.Exit(130) from None
             sim = exc.result
         if as_json:
-            if report_hit_name(game.id, mode) is not None:  # the one meaning a simulation counts
+            if report_hit_name(game, mode) is not None:  # the one meaning a simulation counts
                 sim = {**sim, "hit_frequency_name": ROUND_HITS}
             emit_json(sim)
         else:
@@ -395,7 +396,7 @@ def play(
         mode=mode,
         echo=not sys.stdin.isatty(),
     )
-    if bonuses is not None or "bonuses" in getattr(game, "side_balances", ()):
+    if bonuses is not None or "bonuses" in game.side_balances:
         # A machine with Bonuses starts with the ones given (none by default), so the session
         # can show them before the first game.
         start_state = _machine_with_bonuses(game, variant, bonuses or 0)
@@ -408,15 +409,12 @@ def play(
 
 
 def _machine_with_bonuses(game: Game, variant: str | None, bonuses: int) -> dict[str, Any]:
-    """A new Los 3 Pinguinos machine holding ``bonuses`` (play money, like --balance)."""
-    from reelforge.games.los_3_pinguinos import LosTresPinguinos
-    from reelforge.games.los_3_pinguinos.rules import read_machine
-
-    if not isinstance(game, LosTresPinguinos):
-        fail(f"--bonuses is for Los 3 Pinguinos; {game.name} has no Bonuses")
+    """A new machine holding ``bonuses`` (play money, like --balance)."""
+    if "bonuses" not in game.side_balances or not has(game, "machine_state"):
+        fail(f"--bonuses is for a game with Bonuses; {game.name} has none")
     if bonuses < 0:
         fail(f"--bonuses must not be negative, got {bonuses}")
-    return {**read_machine(game.data(variant), None), "bonuses": bonuses}
+    return game.fresh_player_state(variant, {"bonuses": bonuses})  # type: ignore[attr-defined, no-any-return]
 
 
 # -- demo -------------------------------------------------------------------------------

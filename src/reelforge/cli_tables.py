@@ -11,6 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from reelforge.engine.distribution import WinDistribution
+from reelforge.engine.game import Game
+from reelforge.games import get_game
 from reelforge.money import format_minor
 
 
@@ -28,15 +30,11 @@ _SHOWN = {
 # game's exact report counts something else, its figure keeps the name below, and `rtp` and
 # `simulate` add the round figure from the game's exact win distribution (1 - P(no win)).
 ROUND_HITS = "round hit frequency (rounds winning anything)"
-REPORT_HITS = {
-    ("los-3-pinguinos", "base"): "line hit frequency (paid games showing a prize on the line as they land)",
-    ("los-3-pinguinos", "upper"): "line hit frequency (5-line paid games showing a prize as they land)",
-}
 
 
-def report_hit_name(game: str, mode: str) -> str | None:
+def report_hit_name(game: Game, mode: str) -> str | None:
     """The name of a game's exact ``hit_frequency`` where it is not the round figure."""
-    return REPORT_HITS.get((game, mode))
+    return game.report_hit_names.get(mode)
 
 
 def _cell(value: Any) -> str:
@@ -211,7 +209,7 @@ def simulation_table(
     sim: dict[str, Any], exact: dict[str, Any] | None, round_hits: float | None = None
 ) -> Table:
     """The run's figures beside the exact ones; ``round_hits``: the exact round hit frequency
-    where the game's report counts hits otherwise (see :data:`REPORT_HITS`)."""
+    where the game's report counts hits otherwise (its ``report_hit_names``)."""
     table = Table(title=f"{sim['game']}  variant {sim['variant']}  mode {sim['mode']}  Monte Carlo")
     table.add_column("measure")
     table.add_column("value", justify="right")
@@ -236,7 +234,7 @@ def simulation_table(
     table.add_row("cap effect", pct(sim["cap_effect"]))
     table.add_row("std per round", f"{sim['std']:.3f} x stake")
     hits = float(sim["hit_frequency"])
-    if report_hit_name(sim["game"], sim["mode"]) is None:
+    if report_hit_name(get_game(sim["game"]), sim["mode"]) is None:
         table.add_row("hit frequency", pct(hits, 2))
     else:
         cell = pct(hits, 2)

@@ -32,11 +32,11 @@ otherwise nothing is written and the tuner says why.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from reelforge.engine.capabilities import has
 from reelforge.engine.tuning import (
     KEEPABLE,
     SQUARED,
@@ -48,6 +48,7 @@ from reelforge.engine.tuning import (
     figure_value,
     find_source,
 )
+from reelforge.games import registry
 
 RTP_TOLERANCE = Fraction(1, 10_000)  # 0.01 percentage points
 AIM = Fraction(1, 100_000)  # a stage stops trying once within 0.001 points
@@ -60,13 +61,6 @@ TOLERANCES: dict[str, Fraction] = {
     "feature-frequency": Fraction(2, 100),
     "volatility": Fraction(5, 100),
 }
-
-# Games with tuning knobs: their ``tuning`` module exposes ``TUNING``.
-TUNABLE = {
-    "reign-of-gnomes": "reelforge.games.reign_of_gnomes.tuning",
-    "ghost-of-gambini": "reelforge.games.ghost_of_gambini.tuning",
-}
-
 
 class TuneError(ValueError):
     """Input the tuner refuses, or a target it cannot reach: the message says which."""
@@ -115,10 +109,13 @@ class TuneResult:
 
 
 def tuning_for(game_id: str) -> GameTuning[Any]:
-    module = TUNABLE.get(game_id)
-    if module is None:
-        raise TuneError(f"{game_id} has no tuning knobs; reelforge tune knows {', '.join(TUNABLE)}")
-    return importlib.import_module(module).TUNING
+    """The game's tuning knobs (its ``tuning`` capability)."""
+    games = registry()
+    tunable = [g.id for g in games.values() if has(g, "tuning")]
+    game = games.get(game_id)
+    if game is None or not has(game, "tuning"):
+        raise TuneError(f"{game_id} has no tuning knobs; reelforge tune knows {', '.join(tunable)}")
+    return game.tuning()  # type: ignore[attr-defined, no-any-return]
 
 
 def parse_target(text: str) -> Fraction:

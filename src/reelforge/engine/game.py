@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from reelforge.engine.capabilities import StatedSd, has
 from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.round import Action, Round
 from reelforge.engine.stats import SimStats
@@ -39,14 +40,22 @@ class Game(Protocol):
     currencies: tuple[str, ...]
     # The most rounds one autoplay run of this game may play (Los 3 Pinguinos' seed: "up to a
     # maximum of 100"), or None for no cap of the game's own.  The server applies it together
-    # with the jurisdiction profile's cap (the smaller wins).  Optional: a game that does not
-    # define it has none (read it with :func:`autoplay_cap`).
+    # with the jurisdiction profile's cap (the smaller wins).
     autoplay_max_spins: int | None
     # Modes whose bets are a table of their own (Los 3 Pinguinos' upper game: ``("upper",)``):
     # a stake names a bet of that table, and the operator switches those bets on and off apart
     # from the base game's.  Every other mode (a bought feature) is played at a base bet.
-    # Optional: a game that does not define it has none (read it with :func:`own_bet_modes`).
     own_bet_modes: tuple[str, ...]
+    # What the game can do beyond this protocol: names of :data:`.capabilities.CAPABILITIES`
+    # (its exact win law, a PAR sheet, max-win reachability, tuning...), checked on registration.
+    capabilities: frozenset[str]
+    # Where the exact report's ``hit_frequency`` counts something other than rounds winning
+    # anything (Los 3 Pinguinos: prizes showing on the line), its name by mode; ``{}`` elsewhere.
+    report_hit_names: dict[str, str]
+
+    def data(self, variant: str | None = None) -> Any:
+        """The validated data file of ``variant`` (the default one when None)."""
+        ...
 
     def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
         """The stakes offered at ``variant`` in a mode of :attr:`own_bet_modes`, or the base
@@ -96,12 +105,6 @@ class Game(Protocol):
         """Id, name, version, modes, variants, bet levels, paytable: JSON for clients."""
         ...
 
-    def win_distribution(self, variant: str | None = None, mode: str = "base") -> WinDistribution | None:
-        """The exact law of one round's win in ``mode`` (computed from the game's structure,
-        never sampled), or None where the game has none yet.  Optional: a game that does not
-        define it has none (read it with :func:`win_distribution`)."""
-        ...
-
     def play_settings(self) -> dict[str, bool]:
         """The player's switches this game offers (e.g. ``{"auto_advance": True}``), each
         with its default; ``{}`` when it offers none."""
@@ -118,22 +121,14 @@ class Game(Protocol):
 
 def autoplay_cap(game: Game) -> int | None:
     """The game's own cap on an autoplay run (``autoplay_max_spins``), None when it has none."""
-    cap = getattr(game, "autoplay_max_spins", None)
-    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
-        raise TypeError(f"{game.id}.autoplay_max_spins must be a positive integer or None, got {cap!r}")
-    return cap
-
-
-StatedSd = tuple[float, str, str]  # (SD of one round's win in stakes, its source, a caveat or "")
+    return game.autoplay_max_spins
 
 
 def stated_sd(game: Game, variant: str, mode: str) -> StatedSd | None:
     """An exact SD of one round's win the game states besides (or instead of) its win
     distribution, quicker to have (Reign of Gnomes' first two moments) or where it has no law
-    (Ghost of Gambini's base game, coupled through the piggies): its ``stated_sd(variant,
-    mode)``, None where it states none.  Optional, like :func:`win_distribution`."""
-    method = getattr(game, "stated_sd", None)
-    return None if method is None else method(variant, mode)
+    (Ghost of Gambini's base game, coupled through the piggies); None where it states none."""
+    return game.stated_sd(variant, mode) if has(game, "stated_sd") else None  # type: ignore[attr-defined, no-any-return]
 
 
 class UnsupportedOption(ValueError):
@@ -143,10 +138,9 @@ class UnsupportedOption(ValueError):
 def distribution_options(game: Game) -> tuple[str, ...]:
     """The keyword options the game's ``win_distribution`` takes beyond variant and mode
     (e.g. ``play``, ``stake`` for a game whose law depends on them)."""
-    method = getattr(game, "win_distribution", None)
-    if method is None:
+    if not has(game, "win_distribution"):
         return ()
-    params = inspect.signature(method).parameters
+    params = inspect.signature(game.win_distribution).parameters  # type: ignore[attr-defined]
     return tuple(n for n, p in params.items() if p.kind is p.KEYWORD_ONLY)
 
 
@@ -156,9 +150,9 @@ def win_distribution(
     """The game's exact win distribution for ``variant`` and ``mode``, None when it offers none.
     ``options`` (see :func:`distribution_options`) go to games that take them; one the game
     does not take is an :class:`UnsupportedOption` that says which it does."""
-    method = getattr(game, "win_distribution", None)
-    if method is None:
+    if not has(game, "win_distribution"):
         return None
+    method = game.win_distribution  # type: ignore[attr-defined]
     unknown = sorted(set(options) - set(distribution_options(game)))
     if unknown:
         takes = ", ".join(distribution_options(game)) or "none"
@@ -173,11 +167,7 @@ def win_distribution(
 
 def own_bet_modes(game: Game) -> tuple[str, ...]:
     """The game's modes with bets of their own (``own_bet_modes``), () when it has none."""
-    modes = tuple(getattr(game, "own_bet_modes", ()))
-    unknown = [m for m in modes if m not in game.modes or m == "base"]
-    if unknown:
-        raise TypeError(f"{game.id}.own_bet_modes names {unknown}, not modes of its own: {game.modes}")
-    return modes
+    return tuple(game.own_bet_modes)
 
 
 def bet_table(game: Game, mode: str = "base") -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from functools import cache
 
+from reelforge.engine.capabilities import check_game
 from reelforge.engine.game import Game
 
 
@@ -27,6 +28,8 @@ def _build(include_test_games: bool) -> dict[str, Game]:
         from reelforge.games.test_meter import TestMeter
 
         games.append(TestMeter())
+    for game in games:
+        check_game(game)  # the protocol, and what it says it can do, before anyone plays it
     return {g.id: g for g in games}
 
 

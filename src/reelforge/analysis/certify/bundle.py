@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from reelforge.analysis.par.adapters import adapter_for
+from reelforge.analysis.par.adapter import adapter_for
 from reelforge.engine.game import Game
 
 from . import digests, par_section, reach_section, rng_section

@@ -18,11 +18,11 @@ from reelforge.analysis.simulate import chunk_seed, chunk_sizes, simulate
 from reelforge.engine.distribution import Bounded
 from reelforge.engine.game import Game, levels_for
 from reelforge.engine.game import win_distribution as game_win_distribution
+from reelforge.engine.report.fmt import mult
+from reelforge.engine.report.par_adapter import sha256
 from reelforge.money import format_minor
 
-from .adapters import adapter_for
-from .adapters.base import sha256
-from .fmt import mult
+from .adapter import adapter_for
 from .model import Cell, Comparison, ExactPart, SimPart, Table
 from .stats import empirical, funnel, histogram, power_sums, sd_interval, wilson
 
@@ -119,6 +119,7 @@ def gather_exact(game: Game, variant: str | None, mode: str, say: Say = _quiet) 
         cap_credits=cap,
         seconds=time.perf_counter() - started,
         sd=None if dist is not None else adapter.exact_sd(),
+        notes=adapter.notes(exact),
     )
 
 
@@ -359,13 +360,6 @@ def assemble(part: ExactPart, sim: SimPart | None, generated: str | None = None)
     else:
         sd, source = None, ""
     notes = []
-    if part.game_id == "ghost-of-gambini" and part.mode == "base":
-        notes.append(
-            "Rounds carry the piggy banks, so successive rounds are not independent: the simulated "
-            "intervals and the RTP band after n rounds treat them as independent and are approximate."
-        )
-    if part.game_id == "los-3-pinguinos":
-        notes.append(f"Every return counts a Bonus at {part.exact.get('bonus_value_cents', 80)} cents.")
     if part.cap_credits is not None and part.stake_credits:
         notes.append(f"One round's win is capped at {mult(part.cap_credits / part.stake_credits)} the stake.")
     when = generated or dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -1,5 +1,6 @@
-"""What a PAR sheet holds, game-independent: tables of cells, exact figures and the simulated
-figures beside them.  The game adapters and :mod:`.gather` fill it; :mod:`.render` only prints.
+"""What a PAR sheet holds, game-independent: the tables of cells a game gives
+(:mod:`reelforge.engine.report.tables`), exact figures and the simulated figures beside them.
+The games' PAR adapters and :mod:`.gather` fill it; :mod:`.render` only prints.
 
 Every key figure carries a ``key`` (written as ``data-key`` on its cell) and its unrounded
 ``value`` (``data-value``), so that a reader's tools, and the tests, find a figure by name
@@ -12,66 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reelforge.engine.distribution import Bounded
+from reelforge.engine.report.tables import Cell, CellLike, MaxWin, RateCheck, ReelSet, Table
 
 Z90 = 1.6448536269514722
 Z95 = 1.959963984540054
 Z99 = 2.5758293035489004
 CONFIDENCE = (("90%", Z90), ("95%", Z95), ("99%", Z99))
-
-
-@dataclass(frozen=True)
-class Cell:
-    text: str
-    key: str | None = None  # data-key
-    value: float | None = None  # data-value: the figure before rounding
-    cls: str = ""  # extra CSS classes ("num", "outside", ...)
-    title: str = ""  # a tooltip (the exact fraction, a bound)
-
-
-CellLike = Cell | str
-
-
-@dataclass
-class Table:
-    title: str
-    columns: list[str]
-    rows: list[list[CellLike]]
-    note: str = ""
-    id: str = ""
-
-
-@dataclass(frozen=True)
-class ReelSet:
-    """One reel set as the data file has it: one strip per reel (or per position)."""
-
-    name: str
-    labels: list[str]  # a column heading per strip: "Reel 1", "R3 mid", ...
-    strips: list[tuple[str, ...]]
-    note: str = ""
-    names: dict[str, str] = field(default_factory=dict)  # symbol code -> name, in paytable order
-
-
-@dataclass(frozen=True)
-class MaxWin:
-    """The largest win one round can pay, in stakes, and its odds where they are known."""
-
-    multiple: float | None
-    probability: Bounded | None  # low < high: a bracket, not a rounding bound
-    text: str  # how it is reached
-    bracket: bool = False  # the probability is a bracket [low, high], not a point
-    odds_note: str = ""  # where the odds come from, or why they are not available (no distribution)
-
-
-@dataclass(frozen=True)
-class RateCheck:
-    """An exact frequency that a simulation counter estimates: ``sum(counters) / per``."""
-
-    label: str
-    key: str
-    exact: float
-    counters: tuple[str, ...]
-    per: str | None = None  # a counter as denominator; None: rounds
-    note: str = ""
 
 
 @dataclass
@@ -142,3 +89,9 @@ class Comparison:
         if not self.compare or self.exact is None or self.low is None or self.high is None:
             return False
         return self.exact.high < self.low or self.exact.low > self.high
+
+
+__all__ = [
+    "CONFIDENCE", "Z90", "Z95", "Z99", "Cell", "CellLike", "Comparison", "ExactPart", "MaxWin",
+    "RateCheck", "ReelSet", "SimPart", "Table",
+]  # fmt: skip

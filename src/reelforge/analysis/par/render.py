@@ -10,8 +10,9 @@ from collections import Counter
 from html import escape
 from importlib.metadata import PackageNotFoundError, version
 
+from reelforge.engine.report.fmt import bounded_note, mult, num, one_in, pct, pct_cell, prob, prob_cell
+
 from .charts import rtp_funnel_chart, win_distribution_chart
-from .fmt import bounded_note, mult, num, one_in, pct, pct_cell, prob, prob_cell
 from .gather import BandRow, Sheet, exact_rtp
 from .model import CONFIDENCE, Cell, CellLike, Comparison, ReelSet, Table
 from .style import CSS

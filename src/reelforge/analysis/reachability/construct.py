@@ -1,6 +1,7 @@
 """Writes ``games/<game>/max_win_draws.json``: for every variant, mode and stake, a sequence
 of draws (and decisions) that the readable rules turn into the maximum win, found by the
-game's construction (``construct_<game>``) and checked by replaying it before it is written.
+game's construction (its ``max_win_plan``, in ``games/<game>/reach_construct.py``) and
+checked by replaying it before it is written.
 
 Run ``python -m reelforge.analysis.reachability.construct [game-id ...]`` after a data file
 changes; tests/test_reachability.py replays what is stored.
@@ -12,43 +13,14 @@ import json
 import sys
 from typing import Any
 
+from reelforge.engine.capabilities import has
 from reelforge.engine.game import Game
-from reelforge.games import get_game
+from reelforge.engine.report.script import Planned, drawn
+from reelforge.games import get_game, registry
 
-from .declared import declared_max_win, stakes_for
-from .script import Planned, drawn
-from .sequences import GAME_DIRS, replay, sequence_path
+from .sequences import replay, sequence_path
 
 SEARCH_TRIES = 10_000
-
-
-def _plan(
-    game: Game, variant: str, mode: str, stake: int
-) -> tuple[list[Planned], str, dict[str, Any] | None]:
-    d: Any = game.data(variant)  # type: ignore[attr-defined]
-    if game.id == "reign-of-gnomes":
-        from .construct_gnomes import construct
-
-        return (*construct(d), None)
-    if game.id == "ghost-of-gambini":
-        from .construct_gambini import BUY_SUPER, construct_base, construct_buy
-
-        if mode == "base":
-            return (*construct_base(d), None)
-        return (*construct_buy(d, BUY_SUPER[mode]), None)
-    if game.id == "los-3-pinguinos":
-        from .construct_pinguinos import construct_lower, construct_upper
-
-        if mode == "upper":
-            return construct_upper(d, stake)
-        return (*construct_lower(d, stake), None)
-    raise KeyError(game.id)
-
-
-def method_of(game_id: str) -> str:
-    module = {"reign-of-gnomes": "gnomes", "ghost-of-gambini": "gambini", "los-3-pinguinos": "pinguinos"}
-    mod = __import__(f"{__package__}.construct_{module[game_id]}", fromlist=["METHOD"])
-    return str(mod.METHOD)
 
 
 def _round(game: Game, variant: str, mode: str, stake: int, plan: Planned, state: Any) -> dict[str, Any]:
@@ -81,8 +53,8 @@ def _round(game: Game, variant: str, mode: str, stake: int, plan: Planned, state
 
 
 def build_sequence(game: Game, variant: str, mode: str, stake: int) -> dict[str, Any]:
-    plans, note, state = _plan(game, variant, mode, stake)
-    declared, _ = declared_max_win(game, variant, mode, stake)
+    plans, note, state = game.max_win_plan(variant, mode, stake)  # type: ignore[attr-defined]
+    declared, _ = game.declared_max_win(variant, mode, stake)  # type: ignore[attr-defined]
     seq: dict[str, Any] = {
         "variant": variant,
         "mode": mode,
@@ -111,9 +83,9 @@ def build(game_id: str) -> dict[str, Any]:
         build_sequence(game, v, m, s)
         for v in game.variants
         for m in game.modes
-        for s in stakes_for(game, v, m)
+        for s in game.max_win_stakes(v, m)  # type: ignore[attr-defined]
     ]
-    return {"game": game_id, "method": method_of(game_id), "sequences": seqs}
+    return {"game": game_id, "method": game.max_win_method(), "sequences": seqs}  # type: ignore[attr-defined]
 
 
 def write(game_id: str) -> None:
@@ -128,7 +100,7 @@ def write(game_id: str) -> None:
 
 
 def main(argv: list[str]) -> None:
-    for game_id in argv or list(GAME_DIRS):
+    for game_id in argv or [g.id for g in registry().values() if has(g, "reachability")]:
         write(game_id)
 
 

@@ -14,33 +14,19 @@ from typing import Any
 from reelforge.engine.game import Game
 from reelforge.games import get_game
 
-from .declared import declared_max_win
 from .model import RARE, MaxWinOdds, ModeSection, Odds
 from .sequences import load_sequences, replay, sequence_path
 
 
 def _odds(game: Game, variant: str, mode: str) -> tuple[list[Odds], MaxWinOdds]:
-    d: Any = game.data(variant)  # type: ignore[attr-defined]
-    if game.id == "reign-of-gnomes":
-        from .odds_gnomes import odds as gnomes
-
-        return gnomes(d, mode)
-    if game.id == "ghost-of-gambini":
-        from .odds_gambini import odds as gambini
-
-        return gambini(d, mode)
-    if game.id == "los-3-pinguinos":
-        from .odds_pinguinos import odds as pinguinos
-
-        return pinguinos(d, mode)
-    raise KeyError(f"no reachability odds for {game.id}")
+    return game.prize_odds(variant, mode)  # type: ignore[attr-defined, no-any-return]
 
 
 def _max_wins(game: Game, variant: str, mode: str, stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for seq in (s for s in stored if s["variant"] == variant and s["mode"] == mode):
         r = replay(game, seq)
-        declared, where = declared_max_win(game, variant, mode, seq["stake"])
+        declared, where = game.declared_max_win(variant, mode, seq["stake"])  # type: ignore[attr-defined]
         ok = r.complete and r.win == seq["expected_win"] == declared
         out.append(
             {

@@ -1,5 +1,5 @@
-"""The stored max-win sequences: ``games/<game>/max_win_draws.json``, and their replay through
-the game's readable rules (``Game.start`` / ``Game.act``).
+"""The stored max-win sequences: ``games/<game>/max_win_draws.json`` (where the game says),
+and their replay through the game's readable rules (``Game.start`` / ``Game.act``).
 
 A file holds ``{"game": id, "method": text, "sequences": [...]}``; each sequence is one
 variant, mode and stake: the machine's ``player_state`` before its first round (null: new)
@@ -18,20 +18,14 @@ from typing import Any
 
 from reelforge.engine.game import Game
 from reelforge.engine.round import Action, Round
+from reelforge.games import get_game
 from reelforge.rng import ReplayRandom
-
-FILE_NAME = "max_win_draws.json"
-GAME_DIRS = {
-    "reign-of-gnomes": "reign_of_gnomes",
-    "ghost-of-gambini": "ghost_of_gambini",
-    "los-3-pinguinos": "los_3_pinguinos",
-}
 
 
 def sequence_path(game_id: str) -> Path:
-    import reelforge.games
-
-    return Path(reelforge.games.__file__).parent / GAME_DIRS[game_id] / FILE_NAME
+    """The game's stored sequences, in its own folder (its ``max_win_draws_path``)."""
+    path: Path = get_game(game_id).max_win_draws_path()  # type: ignore[attr-defined]
+    return path
 
 
 def load_sequences(game_id: str) -> dict[str, Any]:

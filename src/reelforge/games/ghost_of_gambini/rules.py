@@ -19,11 +19,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from reelforge.engine.base import PlainGame
 from reelforge.engine.distribution import WinDistribution
-from reelforge.engine.game import NoPlaySettings
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
-from reelforge.engine.variants import Variants
 from reelforge.money import BetLevel, bet_levels, find_bet
 from reelforge.rng import RandomSource
 
@@ -31,6 +30,7 @@ from . import lock_spin as ls
 from .data_model import N_POS, GambiniData, load
 from .panel import spin_panel
 from .piggies import read_piggies, toss
+from .reports import GambiniReports
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -38,13 +38,15 @@ SPIN = ActionSpec(name="spin")
 BUY_MODES = {"buy-lock-spin": False, "buy-super-lock-spin": True}  # mode -> Super?
 
 
-class GhostOfGambini(NoPlaySettings, Variants[GambiniData]):
+class GhostOfGambini(GambiniReports, PlainGame[GambiniData]):
     """The game.  One instance holds the data files; instances hold no mutable state."""
 
     id = "ghost-of-gambini"
     name = "Ghost of Gambini"
     modes: ClassVar[list[str]] = ["base", *BUY_MODES]
-    side_balances: ClassVar[tuple[str, ...]] = ()
+    capabilities: ClassVar[frozenset[str]] = frozenset(
+        {"win_distribution", "stated_sd", "tuning", "par_sheet", "reachability"}
+    )
 
     def __init__(self, variants: dict[str, GambiniData] | None = None) -> None:
         if variants is None:

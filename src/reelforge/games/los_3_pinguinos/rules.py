@@ -35,10 +35,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from reelforge.engine.base import GameBase
 from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
-from reelforge.engine.variants import Variants
 from reelforge.money import BetLevel, InvalidBet
 from reelforge.rng import RandomSource, weighted_index
 
@@ -53,6 +53,7 @@ from .payline import (
     line_symbols,
     vertical_hits,
 )
+from .reports import PinguinosReports
 
 DATA_DIR = Path(__file__).parent / "data"
 STATE_KEY = "machine"
@@ -90,7 +91,7 @@ def window(d: LowerData, stops: list[int]) -> list[list[str]]:
     return [[d.strips[r][(s + k) % STOPS] for k in (-1, 0, 1)] for r, s in enumerate(stops)]
 
 
-class LosTresPinguinos(Variants[LowerData]):
+class LosTresPinguinos(PinguinosReports, GameBase[LowerData]):
     """The machine.  One data file per RTP variant; instances hold no mutable state."""
 
     id = "los-3-pinguinos"
@@ -98,6 +99,13 @@ class LosTresPinguinos(Variants[LowerData]):
     modes: ClassVar[list[str]] = ["base", "upper"]
     own_bet_modes: ClassVar[tuple[str, ...]] = ("upper",)  # the upper game's bets are its own
     side_balances: ClassVar[tuple[str, ...]] = ("bonuses",)
+    report_hit_names: ClassVar[dict[str, str]] = {
+        "base": "line hit frequency (paid games showing a prize on the line as they land)",
+        "upper": "line hit frequency (5-line paid games showing a prize as they land)",
+    }
+    capabilities: ClassVar[frozenset[str]] = frozenset(
+        {"win_distribution", "par_sheet", "reachability", "machine_state"}
+    )
     autoplay_max_spins: ClassVar[int | None] = 100  # the seed: AUTO-PLAY "up to a maximum of 100"
 
     def __init__(self, variants: dict[str, LowerData] | None = None) -> None:

@@ -15,17 +15,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from reelforge.engine.base import PlainGame
 from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.evaluate import evaluate_ways, scatter_positions
-from reelforge.engine.game import NoPlaySettings
 from reelforge.engine.reels import ReelSet
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
-from reelforge.engine.variants import Variants
 from reelforge.money import BetLevel, bet_levels, find_bet
 from reelforge.rng import RandomSource, shuffle, weighted_index
 
 from .data_model import GnomesData, load
+from .reports import GnomesReports
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -42,13 +42,15 @@ class SpinResult:
     event: dict[str, Any]
 
 
-class ReignOfGnomes(NoPlaySettings, Variants[GnomesData]):
+class ReignOfGnomes(GnomesReports, PlainGame[GnomesData]):
     """The game.  One instance per RTP variant file; instances hold no mutable state."""
 
     id = "reign-of-gnomes"
     name = "Reign of Gnomes"
     modes: ClassVar[list[str]] = ["base"]
-    side_balances: ClassVar[tuple[str, ...]] = ()
+    capabilities: ClassVar[frozenset[str]] = frozenset(
+        {"win_distribution", "stated_sd", "tuning", "par_sheet", "reachability"}
+    )
 
     def __init__(self, variants: dict[str, GnomesData] | None = None) -> None:
         if variants is None:

@@ -29,10 +29,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from reelforge.engine.game import NoPlaySettings
+from reelforge.engine.base import PlainGame
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
-from reelforge.engine.variants import Variants
 from reelforge.money import BetLevel, bet_levels, find_bet
 from reelforge.rng import RandomSource, SeededRandom
 
@@ -56,7 +55,7 @@ def held_reels(mask: int) -> list[int]:
     return [r for r in range(N_REELS) if mask >> r & 1]
 
 
-class TestMeter(NoPlaySettings, Variants[MeterData]):
+class TestMeter(PlainGame[MeterData]):
     """The game.  One instance holds the data file; instances hold no mutable state."""
 
     __test__ = False  # not a pytest test class, whatever its name
@@ -64,7 +63,6 @@ class TestMeter(NoPlaySettings, Variants[MeterData]):
     id = "test-meter"
     name = "Test Meter (test only)"
     modes: ClassVar[list[str]] = ["base"]
-    side_balances: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, data: MeterData | None = None) -> None:
         if data is None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from reelforge.games.ghost_of_gambini import odds as g_odds
-from reelforge.games.ghost_of_gambini.data_model import N_POS, GambiniData
-from reelforge.games.ghost_of_gambini.exact import base_result
-from reelforge.games.ghost_of_gambini.exact_feature import feature_result
-from reelforge.games.ghost_of_gambini.exact_panel import line_prizes
+from reelforge.engine.report.odds import MaxWinOdds, Odds
 
-from .model import MaxWinOdds, Odds
+from . import odds as g_odds
+from .data_model import N_POS, GambiniData
+from .exact import base_result
+from .exact_feature import feature_result
+from .exact_panel import line_prizes
 
 FEATURE_KINDS = {
     "lock_spin_3": "Lock & Spin, 3 spins",

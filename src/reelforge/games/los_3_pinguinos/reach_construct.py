@@ -20,12 +20,12 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
+from reelforge.engine.report.script import Planned, Script, index_offset, offset
 from reelforge.engine.round import Action, Round
-from reelforge.games.los_3_pinguinos.data_model import STOPS, LowerData
-from reelforge.games.los_3_pinguinos.payline import evaluate, line_symbols, nudge_offerable, vertical_hits
-from reelforge.games.los_3_pinguinos.upper_lines import evaluate as upper_evaluate
 
-from .script import Planned, Script, index_offset, offset
+from .data_model import STOPS, LowerData
+from .payline import evaluate, line_symbols, nudge_offerable, vertical_hits
+from .upper_lines import evaluate as upper_evaluate
 
 METHOD = (
     "constructed by hand from the strips and tables (construct_pinguinos), from a new machine: lower "

@@ -10,16 +10,16 @@ from typing import Any
 import numpy as np
 
 from reelforge.engine.distribution import Bounded
-from reelforge.games.ghost_of_gambini import kernel, odds
-from reelforge.games.ghost_of_gambini.base_moments import round_moments
-from reelforge.games.ghost_of_gambini.data_model import CENTER, N_ROWS, Feature, GambiniData
-from reelforge.games.ghost_of_gambini.exact import base_result
-from reelforge.games.ghost_of_gambini.exact_panel import line_prizes
-from reelforge.games.ghost_of_gambini.rules import DATA_DIR
+from reelforge.engine.report.fmt import mult, num, one_in_cell, pct_cell, prob_cell
+from reelforge.engine.report.par_adapter import Adapter, capped_wins, variant_file, weights_table
+from reelforge.engine.report.tables import Cell, MaxWin, RateCheck, ReelSet, Table
 
-from ..fmt import mult, num, one_in_cell, pct_cell, prob_cell
-from ..model import Cell, MaxWin, RateCheck, ReelSet, Table
-from .base import Adapter, capped_wins, variant_file, weights_table
+from . import kernel, odds
+from .base_moments import round_moments
+from .data_model import CENTER, N_ROWS, Feature, GambiniData
+from .exact import base_result
+from .exact_panel import line_prizes
+from .rules import DATA_DIR
 
 ROWS = ("top", "mid", "bottom")
 FEATURE_KINDS = ("lock_spin_3", "lock_spin_4", "super_lock_spin_3", "super_lock_spin_4")
@@ -268,6 +268,14 @@ class GambiniAdapter(Adapter):
             )
             out.append(RateCheck(_kind_name(kind), kind, float(p), (kind,)))
         return out
+
+    def notes(self, exact: dict[str, Any]) -> list[str]:
+        if self.mode != "base":
+            return []
+        return [
+            "Rounds carry the piggy banks, so successive rounds are not independent: the simulated "
+            "intervals and the RTP band after n rounds treat them as independent and are approximate."
+        ]
 
     def exact_sd(self) -> Bounded | None:
         """The base round's SD over the piggies' stationary law, bracketed by the cap's slack

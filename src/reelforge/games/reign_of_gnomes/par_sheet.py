@@ -10,14 +10,14 @@ from typing import Any
 import numpy as np
 
 from reelforge.engine.exact import symbol_count_distribution, ways_expectation_by_symbol
-from reelforge.games.reign_of_gnomes import kernel
-from reelforge.games.reign_of_gnomes.data_model import GnomesData
-from reelforge.games.reign_of_gnomes.exact import exact_rtp
-from reelforge.games.reign_of_gnomes.rules import DATA_DIR
+from reelforge.engine.report.fmt import mult, num, one_in_cell, pct_cell, prob_cell
+from reelforge.engine.report.par_adapter import Adapter, capped_wins, variant_file, weights_table
+from reelforge.engine.report.tables import Cell, MaxWin, RateCheck, ReelSet, Table
 
-from ..fmt import mult, num, one_in_cell, pct_cell, prob_cell
-from ..model import Cell, MaxWin, RateCheck, ReelSet, Table
-from .base import Adapter, capped_wins, variant_file, weights_table
+from . import kernel
+from .data_model import GnomesData
+from .exact import exact_rtp
+from .rules import DATA_DIR
 
 REELS = [f"Reel {i}" for i in range(1, 6)]
 

@@ -14,10 +14,10 @@ from typing import Any
 
 from reelforge.engine.evaluate import evaluate_ways
 from reelforge.engine.reels import ReelSet
+from reelforge.engine.report.script import Planned, Script, offset
 from reelforge.engine.round import Action, Round
-from reelforge.games.reign_of_gnomes.data_model import GnomesData
 
-from .script import Planned, Script, offset
+from .data_model import GnomesData
 
 METHOD = (
     "constructed by hand from the reel strips (construct_gnomes): three scatters on the base reels, "

@@ -7,10 +7,10 @@ from fractions import Fraction
 
 from reelforge.engine.exact import symbol_count_distribution, ways_expectation_by_symbol
 from reelforge.engine.reels import ReelSet
-from reelforge.games.reign_of_gnomes.data_model import GnomesData
-from reelforge.games.reign_of_gnomes.exact import exact_rtp
+from reelforge.engine.report.odds import MaxWinOdds, Odds
 
-from .model import MaxWinOdds, Odds
+from .data_model import GnomesData
+from .exact import exact_rtp
 
 WAYS = "engine.exact.ways_expectation_by_symbol"
 SCATTERS = "engine.exact.symbol_count_distribution"

@@ -19,8 +19,8 @@ import numpy as np
 from reelforge.engine.distribution import Bounded
 from reelforge.engine.game import Game
 
-from ..fmt import one_in_cell, prob_cell
-from ..model import Cell, MaxWin, RateCheck, ReelSet, Table
+from .fmt import one_in_cell, prob_cell
+from .tables import Cell, MaxWin, RateCheck, ReelSet, Table
 
 
 class Adapter:
@@ -63,6 +63,11 @@ class Adapter:
     def hit_comparable(self) -> tuple[bool, str]:
         """Whether the exact ``hit_frequency`` counts the event the simulation's ``hits`` does."""
         return True, ""
+
+    def notes(self, exact: dict[str, Any]) -> list[str]:
+        """What a reader of the sheet must know of the game's figures (its accounting, how far
+        the simulated intervals hold)."""
+        return []
 
     def distribution_note(self) -> str:
         return ""

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from reelforge.games.los_3_pinguinos.data_model import LowerData
-from reelforge.games.los_3_pinguinos.payline import evaluate, line_symbols
-from reelforge.games.los_3_pinguinos.strategy import ALL_STOPS
-from reelforge.games.los_3_pinguinos.upper_exact import prize_odds
+from reelforge.engine.report.odds import MaxWinOdds, Odds
 from reelforge.money import format_minor
 
-from .model import MaxWinOdds, Odds
+from .data_model import LowerData
+from .payline import evaluate, line_symbols
+from .strategy import ALL_STOPS
+from .upper_exact import prize_odds
 
 LINE = "games/los_3_pinguinos/payline.evaluate over strategy.ALL_STOPS"
 

@@ -11,17 +11,17 @@ from typing import Any
 
 import numpy as np
 
-from reelforge.games.los_3_pinguinos import kernel, upper_kernel
-from reelforge.games.los_3_pinguinos.data_model import LowerData
-from reelforge.games.los_3_pinguinos.payline import evaluate, line_symbols
-from reelforge.games.los_3_pinguinos.rules import DATA_DIR
-from reelforge.games.los_3_pinguinos.strategy import ALL_STOPS
-from reelforge.games.los_3_pinguinos.upper_exact import prize_odds
+from reelforge.engine.report.fmt import mult, one_in_cell, pct_cell, prob_cell
+from reelforge.engine.report.par_adapter import Adapter, capped_wins, variant_file, weights_table
+from reelforge.engine.report.tables import Cell, MaxWin, ReelSet, Table
 from reelforge.money import format_minor
 
-from ..fmt import mult, one_in_cell, pct_cell, prob_cell
-from ..model import Cell, MaxWin, ReelSet, Table
-from .base import Adapter, capped_wins, variant_file, weights_table
+from . import kernel, upper_kernel
+from .data_model import LowerData
+from .payline import evaluate, line_symbols
+from .rules import DATA_DIR
+from .strategy import ALL_STOPS
+from .upper_exact import prize_odds
 
 REELS = ["Reel 1", "Reel 2", "Reel 3"]
 
@@ -360,6 +360,9 @@ class PinguinosAdapter(Adapter):
             "exact: the line pays as it lands; simulated: the round (held game and nudges "
             "included) wins anything: not the same event"
         )
+
+    def notes(self, exact: dict[str, Any]) -> list[str]:
+        return [f"Every return counts a Bonus at {exact.get('bonus_value_cents', 80)} cents."]
 
     def distribution_note(self) -> str:
         return "the game offers no exact win distribution"

@@ -15,12 +15,12 @@ spins; its start ghosts are as searched, its spins are constructed as above.
 
 from __future__ import annotations
 
+from reelforge.engine.report.script import Planned, Recorder, Script, index_offset, offset
 from reelforge.engine.round import Action, Round
-from reelforge.games.ghost_of_gambini import lock_spin as ls
-from reelforge.games.ghost_of_gambini.data_model import N_POS, Feature, GambiniData
 from reelforge.rng import ScriptedRandom, SeededRandom
 
-from .script import Planned, Recorder, Script, index_offset, offset
+from . import lock_spin as ls
+from .data_model import N_POS, Feature, GambiniData
 
 METHOD = (
     "constructed by hand from the feature tables (construct_gambini): every ghost gold and on the "

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from reelforge.engine.distribution import Bounded
 
-from .model import Cell
+from .tables import Cell
 
 PCT_PLACES = 4  # RTP, components, hit frequency: 95.9706%
 PROB_DIGITS = 6  # probabilities: 6 significant digits

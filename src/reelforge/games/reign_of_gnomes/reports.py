@@ -1,0 +1,47 @@
+"""What Reign of Gnomes tells the analysis layer (its capabilities beyond play): tuning
+knobs, PAR-sheet tables, every prize's odds and the max win's construction.  The modules
+behind them load on first use (the PAR adapter's replay compiles the numba kernel)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from reelforge.engine.report.max_wins import StoredMaxWins
+
+from .data_model import GnomesData
+
+
+class GnomesReports(StoredMaxWins):
+    if TYPE_CHECKING:
+        data: Callable[..., GnomesData]  # the game's Variants.data
+
+    def tuning(self) -> Any:
+        from .tuning import TUNING
+
+        return TUNING
+
+    def par_adapter(self, variant: str, mode: str) -> Any:
+        from .par_sheet import GnomesAdapter
+
+        return GnomesAdapter(self, variant, mode)
+
+    def prize_odds(self, variant: str, mode: str) -> Any:
+        from .reach_odds import odds
+
+        return odds(self.data(variant), mode)
+
+    def declared_max_win(self, variant: str, mode: str, stake: int) -> tuple[int, str]:
+        d = self.data(variant)
+        cap = d.game.max_win
+        return cap * stake, f"game.max_win = {cap:,}× the stake (the cap, rules._add_credits)"
+
+    def max_win_plan(self, variant: str, mode: str, stake: int) -> Any:
+        from .reach_construct import construct
+
+        return (*construct(self.data(variant)), None)
+
+    def max_win_method(self) -> str:
+        from .reach_construct import METHOD
+
+        return METHOD
