@@ -1,29 +1,73 @@
-"""The base every game class starts from: its RTP variants (one data file each) and the
-protocol's defaults, so a game states only what is its own."""
+"""The base every game class starts from: its RTP variants (one data file each), the
+protocol's defaults and what every game's ``info`` and bet table repeat, so a game states
+only what is its own."""
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeVar
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
 
 from reelforge.engine.game import NoPlaySettings
 from reelforge.engine.variants import Variants
+from reelforge.money import find_bet
 
 D = TypeVar("D")
+
+
+def rtp_files(data_dir: Path) -> list[Path]:
+    """A game's ``rtp-NNNN.toml`` (or ``rtp-NN.toml``) files, highest RTP first: the first is
+    the default variant."""
+    return sorted(data_dir.glob("rtp-*.toml"), key=lambda p: -float("0." + p.stem.split("-")[1]))
 
 
 class GameBase(Variants[D]):
     """Defaults: no side balance, no bets of a mode's own, no autoplay cap of the game's own,
     no capability beyond the protocol.  A game overrides what it has."""
 
+    name: ClassVar[str]
     side_balances: ClassVar[tuple[str, ...]] = ()
     own_bet_modes: ClassVar[tuple[str, ...]] = ()
     autoplay_max_spins: ClassVar[int | None] = None
     capabilities: ClassVar[frozenset[str]] = frozenset()
     report_hit_names: ClassVar[dict[str, str]] = {}
+    version: str
+
+    def set_variants(self, variants: dict[str, D]) -> None:
+        """The game's data files by variant name; the first is the default."""
+        if not variants:
+            raise ValueError(f"{self.name} has no data file")
+        self.data_by_variant = variants
+        self.default_variant = next(iter(variants))
+        self.version = variants[self.default_variant].game.version  # type: ignore[attr-defined]
+
+    def load_variants(self, paths: Iterable[Path], load: Callable[[Path], D]) -> None:
+        """Load each data file (highest RTP first) as a variant named by its ``[game] variant``."""
+        loaded = [load(path) for path in paths]
+        self.set_variants({d.game.variant: d for d in loaded})  # type: ignore[attr-defined]
+
+    def cost(self, stake: int, mode: str = "base") -> int:
+        """The stake itself (a game that sells features prices them)."""
+        self.check_mode(mode)
+        return find_bet(self.bet_levels(), stake).stake  # type: ignore[attr-defined]
+
+    def info_head(self) -> dict[str, Any]:
+        """What every game's ``info`` opens with: who it is, its variants, modes and bets."""
+        d: Any = self.data()
+        return {
+            "id": self.id,  # type: ignore[attr-defined]
+            "name": self.name,
+            "version": self.version,
+            "modes": self.modes,
+            "variants": self.variants,
+            "default_variant": self.default_variant,
+            "currency": d.game.currency,
+            "bet_levels": [b.to_json() for b in self.bet_levels()],  # type: ignore[attr-defined]
+        }
 
 
 class PlainGame(NoPlaySettings, GameBase[D]):
     """A game that offers the player no switches (every game but one with decisions to automate)."""
 
 
-__all__ = ["GameBase", "PlainGame"]
+__all__ = ["GameBase", "PlainGame", "rtp_files"]

@@ -48,6 +48,7 @@ import numpy as np
 from numba import njit
 
 from reelforge.engine.kernel_rng import DRAWS, WORDS, accept_max_py, below, rng_state, store_rng_state
+from reelforge.engine.kernel_stats import N_WIN_SLOTS, add_round, check_rounds, sim_stats
 from reelforge.engine.memo import by_identity
 from reelforge.engine.stats import SimStats
 
@@ -347,18 +348,8 @@ FEATURE_KINDS = (
     "bought_super_lock_spin",
 )
 
-# accumulator layout of the simulation
+# accumulator layout of the simulation: the engine's win slots, then the game's own counts
 (
-    A_WIN,
-    A_WIN_SQ_HI,
-    A_WIN_SQ_LO,
-    A_WIN_U,
-    A_WIN_U_SQ_HI,
-    A_WIN_U_SQ_LO,
-    A_HITS,
-    A_MAX_WIN,
-    A_MAX_WIN_HITS,
-    A_TOO_BIG,
     A_SHOT_GB,
     A_SHOT_GG,
     A_CENTER_GB,
@@ -369,13 +360,10 @@ FEATURE_KINDS = (
     A_POPS,
     A_FEATURE_SPINS,
     A_ALL_GOLD,
-) = range(20)
-A_FEATURE = 20  # then one count per FEATURE_KINDS entry (index 0 unused)
+) = range(N_WIN_SLOTS, N_WIN_SLOTS + 10)
+A_FEATURE = N_WIN_SLOTS + 10  # then one count per FEATURE_KINDS entry (index 0 unused)
 A_JACKPOT = A_FEATURE + len(FEATURE_KINDS)  # then one count per jackpot won, MINI..GRAND
 _N_ACC = A_JACKPOT + len(JACKPOTS)
-_SQ_SPLIT = 32
-_SQ_LOW = (1 << _SQ_SPLIT) - 1
-_TOO_BIG = 3_000_000_000  # a round win whose square would not fit int64
 
 _CENTER = CENTER
 _OUTER = np.array(OUTER, dtype=np.int64)
@@ -665,29 +653,12 @@ def _run(
             rows[rnd, R_MAX_WIN] = max_win
         if win_u == 0:
             continue
-        if win_u >= _TOO_BIG:
-            acc[A_TOO_BIG] += 1
-            continue
-        # squares split in 32-bit halves: each half-sum stays exact in int64 for 2**31 rounds
-        acc[A_WIN] += win
-        sq = win * win
-        acc[A_WIN_SQ_HI] += sq >> _SQ_SPLIT
-        acc[A_WIN_SQ_LO] += sq & _SQ_LOW
-        acc[A_WIN_U] += win_u
-        sq = win_u * win_u
-        acc[A_WIN_U_SQ_HI] += sq >> _SQ_SPLIT
-        acc[A_WIN_U_SQ_LO] += sq & _SQ_LOW
-        if win > 0:
-            acc[A_HITS] += 1
-        if win > acc[A_MAX_WIN]:
-            acc[A_MAX_WIN] = win
-        acc[A_MAX_WIN_HITS] += max_win
+        add_round(acc, win, win_u, win > 0, max_win)
     return acc, rows
 
 
 # -- Python API -------------------------------------------------------------------------------
 
-_MAX_ROUNDS = 1 << 31  # the split square sums stay exact up to here
 
 
 def _mode_code(mode: str) -> int:
@@ -740,12 +711,9 @@ def simulate_chunk(d: GambiniData, seed: np.random.SeedSequence, rounds: int, mo
     A round that reaches the cap keeps its win at the cap but plays on, uncapped, so that
     ``win_uncapped`` measures the game without the cap (what the exact RTP describes).
     """
-    if not 0 <= rounds <= _MAX_ROUNDS:
-        raise ValueError(f"rounds must be in [0, {_MAX_ROUNDS}], got {rounds}")
+    check_rounds(rounds)
     rs = rng_state(np.random.PCG64DXSM(seed))
     acc, _ = _call(d, rs, rounds, mode, (0, 0), True, False)
-    if acc[A_TOO_BIG]:
-        raise OverflowError("a round won more than 3e9 credits: its square does not fit the kernel's sums")
     a = [int(x) for x in acc]
     counters = {
         "magic_shot_gambini": a[A_SHOT_GB],
@@ -758,21 +726,10 @@ def simulate_chunk(d: GambiniData, seed: np.random.SeedSequence, rounds: int, mo
         "piggy_pops": a[A_POPS],
         "feature_spins": a[A_FEATURE_SPINS],
         "all_gold": a[A_ALL_GOLD],
-        "max_win_hits": a[A_MAX_WIN_HITS],
     }
     for k, name in enumerate(FEATURE_KINDS):
         if name is not None:
             counters[name] = a[A_FEATURE + k]
     for k, name in enumerate(JACKPOTS):
         counters[f"jackpot_{name.lower()}"] = a[A_JACKPOT + k]
-    return SimStats(
-        stake=d.price_credits(mode),
-        rounds=int(rounds),
-        win=a[A_WIN],
-        win_sq=(a[A_WIN_SQ_HI] << _SQ_SPLIT) + a[A_WIN_SQ_LO],
-        win_uncapped=a[A_WIN_U],
-        win_uncapped_sq=(a[A_WIN_U_SQ_HI] << _SQ_SPLIT) + a[A_WIN_U_SQ_LO],
-        hits=a[A_HITS],
-        max_win=a[A_MAX_WIN],
-        counters=counters,
-    )
+    return sim_stats(acc, rounds, d.price_credits(mode), counters)

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from reelforge.engine.base import PlainGame
+from reelforge.engine.base import PlainGame, rtp_files
 from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
@@ -50,16 +50,9 @@ class GhostOfGambini(GambiniReports, PlainGame[GambiniData]):
 
     def __init__(self, variants: dict[str, GambiniData] | None = None) -> None:
         if variants is None:
-            variants = {}
-            # rtp-NNNN.toml, highest RTP first: the first is the default variant
-            for path in sorted(DATA_DIR.glob("rtp-*.toml"), reverse=True):
-                data = load(path)
-                variants[data.game.variant] = data
-        if not variants:
-            raise ValueError("Ghost of Gambini has no data file")
-        self.data_by_variant = variants
-        self.default_variant = next(iter(variants))
-        self.version = variants[self.default_variant].game.version
+            self.load_variants(rtp_files(DATA_DIR), load)
+        else:
+            self.set_variants(variants)
 
     def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
         """The stakes offered, the same in every mode (a bought feature is priced from them)."""
@@ -82,14 +75,7 @@ class GhostOfGambini(GambiniReports, PlainGame[GambiniData]):
     def info(self) -> dict[str, Any]:
         d = self.data()
         return {
-            "id": self.id,
-            "name": self.name,
-            "version": self.version,
-            "modes": self.modes,
-            "variants": self.variants,
-            "default_variant": self.default_variant,
-            "currency": d.game.currency,
-            "bet_levels": [b.to_json() for b in self.bet_levels()],
+            **self.info_head(),
             "max_win": d.game.max_win,
             "symbols": d.symbols,
             "wilds": d.wilds.model_dump(),

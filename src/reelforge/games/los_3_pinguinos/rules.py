@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from reelforge.engine.base import GameBase
+from reelforge.engine.base import GameBase, rtp_files
 from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
@@ -110,15 +110,9 @@ class LosTresPinguinos(PinguinosReports, GameBase[LowerData]):
 
     def __init__(self, variants: dict[str, LowerData] | None = None) -> None:
         if variants is None:
-            variants = {}
-            for path in sorted(DATA_DIR.glob("rtp-*.toml"), key=lambda p: -int(p.stem.split("-")[1])):
-                data = load(path)
-                variants[data.game.variant] = data
-        if not variants:
-            raise ValueError("Los 3 Pinguinos has no data file")
-        self.data_by_variant = variants
-        self.default_variant = next(iter(variants))
-        self.version = variants[self.default_variant].game.version
+            self.load_variants(rtp_files(DATA_DIR), load)
+        else:
+            self.set_variants(variants)
 
     def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
         """The lower game's bets; the upper game's are named by their value in cents (cash
@@ -162,14 +156,7 @@ class LosTresPinguinos(PinguinosReports, GameBase[LowerData]):
     def info(self) -> dict[str, Any]:
         d = self.data()
         return {
-            "id": self.id,
-            "name": self.name,
-            "version": self.version,
-            "modes": self.modes,
-            "variants": self.variants,
-            "default_variant": self.default_variant,
-            "currency": d.game.currency,
-            "bet_levels": [b.to_json() for b in self.bet_levels()],
+            **self.info_head(),
             "unit": d.game.unit,
             "symbols": d.symbols,
             "strips": [list(s) for s in d.strips],

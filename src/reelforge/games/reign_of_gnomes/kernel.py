@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from reelforge.engine.kernel_rng import DRAWS, WORDS, accept_max_py, below, rng_state, store_rng_state
+from reelforge.engine.kernel_stats import N_WIN_SLOTS, TOO_BIG, add_round, check_rounds, sim_stats
 from reelforge.engine.memo import by_identity
 from reelforge.engine.reels import ReelSet
 from reelforge.engine.stats import SimStats
@@ -180,27 +181,14 @@ COLUMNS = (
 ) = range(len(COLUMNS))
 R_SEGMENTS = len(COLUMNS)  # then one count per wheel segment
 
-# accumulator layout of the simulation
+# accumulator layout of the simulation: the engine's win slots, then the game's own counts
 (
-    A_WIN,
-    A_WIN_SQ_HI,
-    A_WIN_SQ_LO,
-    A_WIN_U,
-    A_WIN_U_SQ_HI,
-    A_WIN_U_SQ_LO,
-    A_HITS,
-    A_MAX_WIN,
     A_TRIGGERS,
     A_FREE_SPINS,
     A_RETRIGGERS,
     A_STW_GAMES,
-    A_MAX_WIN_HITS,
-    A_TOO_BIG,
-) = range(14)
-A_SEGMENTS = 14  # then one count per wheel segment
-_SQ_SPLIT = 32
-_SQ_LOW = (1 << _SQ_SPLIT) - 1
-_TOO_BIG = 3_000_000_000  # a round win whose square would not fit int64
+) = range(N_WIN_SLOTS, N_WIN_SLOTS + 4)
+A_SEGMENTS = N_WIN_SLOTS + 4  # then one count per wheel segment
 
 # what the next spin of a round is
 _SPIN_BASE, _SPIN_STW, _SPIN_MAIN = range(3)
@@ -403,23 +391,9 @@ def _run(
             rows[rnd, R_MAX_WIN] = max_win
             for k in range(n_seg):
                 rows[rnd, R_SEGMENTS + k] = segments[k]
-        if win_u >= _TOO_BIG:
-            acc[A_TOO_BIG] += 1
+        add_round(acc, win, win_u, base_win > 0, max_win)
+        if win_u >= TOO_BIG:
             continue
-        # squares split in 32-bit halves: each half-sum stays exact in int64 for 2**31 rounds
-        acc[A_WIN] += win
-        sq = win * win
-        acc[A_WIN_SQ_HI] += sq >> _SQ_SPLIT
-        acc[A_WIN_SQ_LO] += sq & _SQ_LOW
-        acc[A_WIN_U] += win_u
-        sq = win_u * win_u
-        acc[A_WIN_U_SQ_HI] += sq >> _SQ_SPLIT
-        acc[A_WIN_U_SQ_LO] += sq & _SQ_LOW
-        if base_win > 0:
-            acc[A_HITS] += 1
-        if win > acc[A_MAX_WIN]:
-            acc[A_MAX_WIN] = win
-        acc[A_MAX_WIN_HITS] += max_win
         if free_spins:
             acc[A_TRIGGERS] += triggers
             acc[A_FREE_SPINS] += free_spins
@@ -432,7 +406,6 @@ def _run(
 
 # -- Python API -------------------------------------------------------------------------------
 
-_MAX_ROUNDS = 1 << 31  # the split square sums stay exact up to here
 
 
 def play_rounds(data: GnomesData, bit_generator: np.random.PCG64DXSM, rounds: int) -> np.ndarray:
@@ -454,32 +427,18 @@ def simulate_chunk(data: GnomesData, seed: np.random.SeedSequence, rounds: int) 
     A round that reaches the cap keeps its win at the cap but plays on, uncapped, so that
     ``win_uncapped`` measures the game without the cap (what the exact RTP describes).
     """
-    if not 0 <= rounds <= _MAX_ROUNDS:
-        raise ValueError(f"rounds must be in [0, {_MAX_ROUNDS}], got {rounds}")
+    check_rounds(rounds)
     t = tables(data)
     rs = rng_state(np.random.PCG64DXSM(seed))
     acc, _ = _run(*t, rs, int(rounds), True, False)
-    if acc[A_TOO_BIG]:
-        raise OverflowError("a round won more than 3e9 credits: its square does not fit the kernel's sums")
     a = [int(x) for x in acc]
     counters = {
         "free_spins_triggers": a[A_TRIGGERS],
         "free_spins_played": a[A_FREE_SPINS],
         "retriggers": a[A_RETRIGGERS],
         "spin_to_win_games": a[A_STW_GAMES],
-        "max_win_hits": a[A_MAX_WIN_HITS],
     }
     for k, seg in enumerate(data.wheel):
         key = f"wheel_{seg.label}"
         counters[key] = counters.get(key, 0) + a[A_SEGMENTS + k]
-    return SimStats(
-        stake=data.game.base_credits,
-        rounds=int(rounds),
-        win=a[A_WIN],
-        win_sq=(a[A_WIN_SQ_HI] << _SQ_SPLIT) + a[A_WIN_SQ_LO],
-        win_uncapped=a[A_WIN_U],
-        win_uncapped_sq=(a[A_WIN_U_SQ_HI] << _SQ_SPLIT) + a[A_WIN_U_SQ_LO],
-        hits=a[A_HITS],
-        max_win=a[A_MAX_WIN],
-        counters=counters,
-    )
+    return sim_stats(acc, rounds, data.game.base_credits, counters)

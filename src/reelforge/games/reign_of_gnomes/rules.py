@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from reelforge.engine.base import PlainGame
+from reelforge.engine.base import PlainGame, rtp_files
 from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.evaluate import evaluate_ways, scatter_positions
 from reelforge.engine.reels import ReelSet
@@ -54,17 +54,9 @@ class ReignOfGnomes(GnomesReports, PlainGame[GnomesData]):
 
     def __init__(self, variants: dict[str, GnomesData] | None = None) -> None:
         if variants is None:
-            variants = {}
-            # rtp-NNNN.toml, highest RTP first: the first is the default variant
-            for path in sorted(DATA_DIR.glob("rtp-*.toml"), reverse=True):
-                data = load(path)
-                variants[data.game.variant] = data
-        if not variants:
-            raise ValueError("Reign of Gnomes has no data file")
-        self.data_by_variant = variants
-        self.default_variant = next(iter(variants))
-        first = variants[self.default_variant]
-        self.version = first.game.version
+            self.load_variants(rtp_files(DATA_DIR), load)
+        else:
+            self.set_variants(variants)
 
     def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
         """The stakes offered, the same in every mode (a bought feature is priced from them)."""
@@ -72,25 +64,13 @@ class ReignOfGnomes(GnomesReports, PlainGame[GnomesData]):
         d = self.data(variant)
         return bet_levels(list(d.game.coins), d.game.base_credits)
 
-    def cost(self, stake: int, mode: str = "base") -> int:
-        """The stake itself: the game sells no feature."""
-        self.check_mode(mode)
-        return find_bet(self.bet_levels(), stake).stake
-
     def state_key(self, stake: int, mode: str = "base") -> str | None:
         return None  # no persistent player state
 
     def info(self) -> dict[str, Any]:
         d = self.data()
         return {
-            "id": self.id,
-            "name": self.name,
-            "version": self.version,
-            "modes": self.modes,
-            "variants": self.variants,
-            "default_variant": self.default_variant,
-            "currency": d.game.currency,
-            "bet_levels": [b.to_json() for b in self.bet_levels()],
+            **self.info_head(),
             "max_win": d.game.max_win,
             "symbols": d.symbols,
             "ways_pays": d.ways_pays,

@@ -69,20 +69,13 @@ class TestMeter(PlainGame[MeterData]):
             data = load(DATA_DIR / "test-meter.toml")
         if data.game.id != self.id:
             raise ValueError(f"data file is for {data.game.id!r}, not {self.id!r}")
-        self.data_by_variant = {data.game.variant: data}
-        self.default_variant = data.game.variant
-        self.version = data.game.version
+        self.set_variants({data.game.variant: data})
 
     def bet_levels(self, variant: str | None = None, mode: str = "base") -> list[BetLevel]:
         """The stakes offered, the same in every mode (a bought feature is priced from them)."""
         self.check_mode(mode)
         d = self.data(variant)
         return bet_levels(list(d.game.coins), d.game.credits)
-
-    def cost(self, stake: int, mode: str = "base") -> int:
-        """The stake itself: the game sells no feature."""
-        self.check_mode(mode)
-        return find_bet(self.bet_levels(), stake).stake
 
     def state_key(self, stake: int, mode: str = "base") -> str | None:
         """One meter per bet level."""
@@ -93,14 +86,7 @@ class TestMeter(PlainGame[MeterData]):
     def info(self) -> dict[str, Any]:
         d = self.data()
         return {
-            "id": self.id,
-            "name": self.name,
-            "version": self.version,
-            "modes": self.modes,
-            "variants": self.variants,
-            "default_variant": self.default_variant,
-            "currency": d.game.currency,
-            "bet_levels": [b.to_json() for b in self.bet_levels()],
+            **self.info_head(),
             "symbols": d.symbols,
             "paytable": d.pays,
             "strips": [list(s) for s in d.strips],
