@@ -31,7 +31,6 @@ from reelforge.server.api_variants import add_routes as add_variant_routes
 from reelforge.server.context import Replayed
 from reelforge.server.errors import ApiError
 from reelforge.server.hot_routes import HotRoutes, bearer_value
-from reelforge.server.seamless_wallet import launch as seamless_launch
 from reelforge.server.service import GameServer
 from reelforge.server.webclient import ClientFiles
 
@@ -660,7 +659,7 @@ def create_app(server: GameServer) -> FastAPI:
         """Seamless deployments: open a session with the operator's launch token (its wallet
         names the player, currency and balance); 404 where the server keeps its own wallet."""
         limits = body.model_dump(exclude={"token"})
-        return json_response(*seamless_launch(server, key, body.token, **limits))
+        return json_response(*server.seamless_launch(key, body.token, **limits))
 
     @player.post(
         "/demo/session",

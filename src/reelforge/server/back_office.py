@@ -18,7 +18,7 @@ from reelforge.engine.round import Round
 from reelforge.server import autoplay_store, bet_variants, bets, currencies, seamless_books, store, webhooks
 from reelforge.server import round_store as rs
 from reelforge.server import schema as t
-from reelforge.server.context import OPERATOR_SCOPE, ServerContext, check_key, fingerprint, operator_scope
+from reelforge.server.context import OPERATOR_SCOPE, ServerContext, fingerprint, operator_scope
 from reelforge.server.errors import ApiError, bad_request, conflict, not_found
 from reelforge.server.profiles import PROFILES
 from reelforge.server.report_theory import TheoryFn, no_theory, theoretical
@@ -131,7 +131,7 @@ class BackOffice:
         settings = self.server.settings
         if not settings.demo_mode:
             raise not_found("demo sessions are not offered by this server")
-        key = check_key(key)
+        key = store.check_key(key)
         player = "demo-" + hashlib.sha256(key.encode()).hexdigest()[:16]
         # Play money in the jurisdiction's currency (ES: euros, GB: pounds).
         profile = self.server.run(self.server.profile)

@@ -27,9 +27,11 @@ from reelforge.server import bets, currencies, session_store, store
 from reelforge.server.config import Settings
 from reelforge.server.data_dir import secure_dir
 from reelforge.server.db import make_engine
-from reelforge.server.errors import SessionClosed, bad_request, conflict, forbidden, not_found
+from reelforge.server.errors import SessionClosed, conflict, forbidden, not_found
 from reelforge.server.profiles import PROFILES, Profile
+from reelforge.server.seamless_wallet import SeamlessWallet
 from reelforge.server.sql import Pipelined
+from reelforge.server.store import check_key
 from reelforge.server.wallet import LedgerWallet, StakeFirst, Wallet
 
 log = logging.getLogger("reelforge.server")
@@ -63,14 +65,6 @@ class Replayed(store.Reply):
     __slots__ = ()
 
 
-def check_key(key: str | None) -> str:
-    if not key:
-        raise bad_request("an Idempotency-Key header is required for this request", "idempotency_key_missing")
-    if len(key) > 128 or not key.isprintable():
-        raise bad_request("the Idempotency-Key must be 1-128 printable characters", "idempotency_key_invalid")
-    return key
-
-
 class ServerContext:
     """The shared parts, built once per process; the services hold it and read what they
     need at call time (tests swap ``rng_factory`` and add games after construction)."""
@@ -102,8 +96,6 @@ class ServerContext:
         # operator's seamless wallet.
         self.ledger = LedgerWallet()
         if wallet is None and settings.wallet_mode == "seamless":
-            from reelforge.server.seamless_wallet import SeamlessWallet  # only where configured
-
             wallet = SeamlessWallet.from_settings(self)
         self.wallet: Wallet = wallet or self.ledger
         # SQLite has one writer at a time: queue this process's transactions on a lock rather

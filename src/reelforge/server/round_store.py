@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, select
@@ -12,11 +11,7 @@ from reelforge.engine.game import Game
 from reelforge.engine.round import Round
 from reelforge.server import schema as t
 from reelforge.server.sql import q, x
-from reelforge.server.store import dumps, now, side_value
-
-
-def iso(ts: float | None) -> str | None:
-    return None if ts is None else datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
+from reelforge.server.store import dumps, iso, now, side_value
 
 
 def insert_round(

@@ -65,22 +65,21 @@ the stake; or the rollback, and the start is refused).  Transaction ids are
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
 from reelforge.seamless.client import SeamlessClient, WalletRefused, WalletUnavailable
 from reelforge.seamless.protocol import CreditRequest, RollbackRequest, TransactionReply
 from reelforge.server import seamless_books as books
-from reelforge.server.context import check_key
-from reelforge.server.errors import ApiError, conflict, not_found
+from reelforge.server.config import Settings
+from reelforge.server.errors import ApiError, conflict
 from reelforge.server.outbox import (
     WALLET_CREDIT,
     WALLET_ROLLBACK,
@@ -91,11 +90,18 @@ from reelforge.server.outbox import (
 from reelforge.server.sql import q
 from reelforge.server.wallet import Account, DebitRefused, Movement, StakeFirst
 
-if TYPE_CHECKING:
-    from reelforge.server.context import ServerContext
-    from reelforge.server.service import GameServer
-
 log = logging.getLogger("reelforge.seamless")
+
+
+class Transactions(Protocol):
+    """What the seamless wallet needs of the server it serves (the play layer's ``ServerContext``):
+    its settings, a transaction of its own, and a hook run once the request's transaction commits."""
+
+    settings: Settings
+
+    def run(self, work: Callable[[Connection], Any]) -> Any: ...
+
+    def after_commit(self, hook: Callable[[], None]) -> None: ...
 
 
 def unavailable(message: str) -> ApiError:
@@ -122,7 +128,7 @@ class _Stake:
 class SeamlessWallet:
     """The :class:`~reelforge.server.wallet.Wallet` of a seamless deployment (see the module)."""
 
-    def __init__(self, context: ServerContext, client: SeamlessClient, *, grace_s: float) -> None:
+    def __init__(self, context: Transactions, client: SeamlessClient, *, grace_s: float) -> None:
         self.context = context
         self.client = client
         self.grace_s = grace_s
@@ -130,7 +136,7 @@ class SeamlessWallet:
         self._worker: OutboxWorker | None = None
 
     @classmethod
-    def from_settings(cls, context: ServerContext) -> SeamlessWallet:
+    def from_settings(cls, context: Transactions) -> SeamlessWallet:
         s = context.settings
         client = SeamlessClient(
             s.wallet_url, s.wallet_secret.get_secret_value(), timeout_s=s.wallet_timeout_seconds
@@ -290,53 +296,3 @@ def refusal(exc: WalletRefused) -> DebitRefused:
     if exc.code == "player_blocked":
         return DebitRefused(text, "player_blocked", 403)
     return DebitRefused(f"{text} ({exc.code})", "wallet_refused", 402)
-
-
-# -- the player's launch ---------------------------------------------------------------------------
-
-
-def launch(
-    server: GameServer,
-    key: str | None,
-    token: str,
-    time_limit_seconds: int | None = None,
-    spend_limit: int | None = None,
-    reality_check_seconds: int | None = None,
-    limits_url: str | None = None,
-    keep_other_sessions: bool = False,
-) -> tuple[int, dict]:
-    """``POST /seamless/session``: the operator's launch token is authenticated by the
-    operator's wallet, the player it names is found or created (in the operator's currency,
-    with its balance) and a session opened for them, as the operator's session call would.  A
-    repeat of the Idempotency-Key returns the same session (the token must still authenticate)."""
-    wallet = server.wallet
-    if not isinstance(wallet, SeamlessWallet):
-        raise not_found("this server keeps its own wallet: sessions are opened by the operator")
-    key = check_key(key)
-    sent_at = time.time()
-    try:
-        who = wallet.client.authenticate(token)
-    except WalletRefused as exc:
-        status, code = (403, "player_blocked") if exc.code == "player_blocked" else (401, "invalid_token")
-        raise ApiError(
-            status, code, f"the operator's wallet refused the launch: {exc.message or exc.code}"
-        ) from None
-    except WalletUnavailable:
-        raise unavailable("the operator's wallet did not answer; try again") from None
-    balance = server.run(
-        lambda conn: books.launch_account(
-            conn, who.player_id, who.currency, who.balance, sent_at, who.balance_seq
-        )
-    )
-    # Keys are the player's own: scope them by player, as the operator's session call scopes its.
-    scoped = "seamless:" + hashlib.sha256(f"{who.player_id}\0{key}".encode()).hexdigest()[:40]
-    status, reply = server.open_session(
-        scoped,
-        who.player_id,
-        time_limit_seconds,
-        spend_limit,
-        reality_check_seconds,
-        limits_url,
-        keep_other_sessions,
-    )
-    return status, {**reply, "balance": balance, "currency": who.currency}

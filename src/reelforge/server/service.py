@@ -37,12 +37,13 @@ from reelforge.server.autoplay_service import Autoplays, autoplay_limit
 from reelforge.server.back_office import BackOffice
 from reelforge.server.bet_variants import BetVariants
 from reelforge.server.config import Settings
-from reelforge.server.context import OPERATOR_SCOPE, ServerContext, check_key, fingerprint
+from reelforge.server.context import OPERATOR_SCOPE, ServerContext, fingerprint
 from reelforge.server.db import migrate
 from reelforge.server.history import RoundHistory
 from reelforge.server.lobby import Lobby
 from reelforge.server.operator_sessions import OperatorSessions
 from reelforge.server.rounds import Rounds
+from reelforge.server.seamless_launch import launch
 from reelforge.server.sessions import (
     PlayerContext,
     PlayerRow,
@@ -53,6 +54,7 @@ from reelforge.server.sessions import (
     effective_settings,
     stored_play_settings,
 )
+from reelforge.server.store import check_key
 from reelforge.server.wallet import LedgerWallet, Wallet
 
 # Names that lived here before the split, kept importable from here.
@@ -160,6 +162,11 @@ class GameServer:
             limits_url,
             keep_other_sessions,
         )
+
+    def seamless_launch(self, key: str | None, token: str, **limits: Any) -> tuple[int, dict]:
+        """``POST /seamless/session``: a session for the player the operator's launch token names
+        (``limits``: those of :meth:`open_session`)."""
+        return launch(self.context, self.sessions, key, token, **limits)
 
     def close_session(self, token: str | None, key: str | None) -> tuple[int, dict]:
         return self.sessions.close_session(token, key)

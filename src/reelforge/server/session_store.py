@@ -11,9 +11,8 @@ from sqlalchemy import Connection
 
 from reelforge.server import webhooks
 from reelforge.server.config import Settings
-from reelforge.server.round_store import iso
 from reelforge.server.sql import q
-from reelforge.server.store import now
+from reelforge.server.store import iso, now
 
 REPLACED = "replaced"
 REVOKED = "revoked by the operator"

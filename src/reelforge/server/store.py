@@ -5,18 +5,24 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 import orjson
 from sqlalchemy import Connection, Row, delete, insert, select, update
 
 from reelforge.server import schema as t
-from reelforge.server.errors import ApiError, not_found
+from reelforge.server.errors import ApiError, bad_request, not_found
 from reelforge.server.sql import for_update, q, x
 
 
 def now() -> float:
     return time.time()
+
+
+def iso(ts: float | None) -> str | None:
+    """A stored time (``now()``) as the API shows it: ISO 8601 in UTC, to the millisecond."""
+    return None if ts is None else datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
 
 
 _ORJSON = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
@@ -147,6 +153,15 @@ def move_money(
 
 
 # -- idempotency -----------------------------------------------------------------------
+
+
+def check_key(key: str | None) -> str:
+    """The request's Idempotency-Key header, checked: present, 1-128 printable characters."""
+    if not key:
+        raise bad_request("an Idempotency-Key header is required for this request", "idempotency_key_missing")
+    if len(key) > 128 or not key.isprintable():
+        raise bad_request("the Idempotency-Key must be 1-128 printable characters", "idempotency_key_invalid")
+    return key
 
 
 class Scoped(NamedTuple):

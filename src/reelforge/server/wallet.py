@@ -32,7 +32,6 @@ from sqlalchemy import Connection, Row, select
 from reelforge.server import schema as t
 from reelforge.server import store
 from reelforge.server.errors import ApiError
-from reelforge.server.round_store import iso
 from reelforge.server.sql import q, x
 
 
@@ -279,7 +278,7 @@ class LedgerWallet:
                 "kind": r.kind,
                 "round_id": r.round_id,
                 "reference": r.reference,
-                "at": iso(r.created_at),
+                "at": store.iso(r.created_at),
             }
             for r in conn.execute(query.order_by(t.ledger.c.id.desc()).limit(limit))
         ]

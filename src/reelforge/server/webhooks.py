@@ -25,8 +25,7 @@ from sqlalchemy import Connection
 from reelforge.seamless.protocol import CONTENT_TYPE, canonical_json, sign_headers
 from reelforge.server.config import Settings
 from reelforge.server.outbox import WEBHOOK, Handler, OutboxMessage, enqueue
-from reelforge.server.round_store import iso
-from reelforge.server.store import now
+from reelforge.server.store import iso, now
 
 if TYPE_CHECKING:
     from reelforge.engine.round import Round
