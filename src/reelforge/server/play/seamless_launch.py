@@ -1,8 +1,9 @@
 """The player's launch with a seamless wallet (``POST /seamless/session``): the operator's launch
 token, authenticated by the operator's wallet, opens a session for the player it names.
 
-Kept apart from :mod:`reelforge.server.wallets.seamless_wallet`, the wallet itself, which sits below the
-sessions: a launch finds or creates the player and opens a session, as the operator's call does.
+Kept apart from :mod:`reelforge.server.wallets.seamless_wallet`, the wallet itself, which sits
+below the sessions: a launch finds or creates the player and opens a session, as the operator's
+call does.
 """
 
 from __future__ import annotations
