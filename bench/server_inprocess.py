@@ -19,8 +19,8 @@ from pathlib import Path
 import psutil
 from sqlalchemy import create_engine, text
 
-from reelforge.server.config import Settings
-from reelforge.server.service import GameServer
+from reelforge.server.core.config import Settings
+from reelforge.server.runtime.service import GameServer
 
 PG_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -74,7 +74,7 @@ class Counter:
                 counter.round_trips += 1  # leaving pipeline mode sends a Sync and waits for it
             return leave(pipe, *args, **kwargs)
 
-        from reelforge.server import sql
+        from reelforge.server.storage import sql
 
         fetch = getattr(sql, "_FETCH", None)
         if fetch is not None:

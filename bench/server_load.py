@@ -48,7 +48,7 @@ import psutil
 from sqlalchemy import case, create_engine, func, select, text
 from sqlalchemy.engine import make_url
 
-from reelforge.server import schema as t
+from reelforge.server.storage import schema as t
 
 ROOT = Path(__file__).resolve().parents[1]
 # ``reelforge serve`` run by this interpreter, so the server is the code this bench imports
@@ -287,8 +287,8 @@ async def setup_players(host: str, port: int, n: int, opening: int) -> list[Play
 def setup_players_in_process(db_url: str, data_dir: Path, n: int, opening: int) -> list[Player]:
     """The same players as :func:`setup_players` (names, opening balance, one session each),
     made through ``GameServer`` in this process: for the ceiling, which serves no operator API."""
-    from reelforge.server.config import Settings
-    from reelforge.server.service import GameServer
+    from reelforge.server.core.config import Settings
+    from reelforge.server.runtime.service import GameServer
 
     server = GameServer(Settings(db=db_url, operator_key=OPERATOR_KEY, data_dir=data_dir, pool_size=1))
     server.migrate()
@@ -557,8 +557,8 @@ def start_server(
         cmd = [*SERVE, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url]
         cmd += ["--workers", str(workers), "--data-dir", str(data_dir)]
     else:
-        from reelforge.server.config import Settings
-        from reelforge.server.service import GameServer
+        from reelforge.server.core.config import Settings
+        from reelforge.server.runtime.service import GameServer
 
         server = GameServer(Settings(db=db_url, operator_key=OPERATOR_KEY, data_dir=data_dir, pool_size=1))
         server.migrate()
@@ -685,8 +685,8 @@ def audit(db_url: str, players: list[Player], opening: int, stake: int, data_dir
             )
 
     # The server's own audit (every balance is its ledger's sum; ledger agrees with rounds).
-    from reelforge.server.config import Settings
-    from reelforge.server.service import GameServer
+    from reelforge.server.core.config import Settings
+    from reelforge.server.runtime.service import GameServer
 
     server = GameServer(Settings(db=db_url, operator_key=OPERATOR_KEY, data_dir=data_dir, pool_size=1))
     own = server.audit()

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, func, select
 
-from reelforge.server import schema as t
+from reelforge.server.storage import schema as t
 from server_process import check_books
 from soak_client import PINGUINOS, Player
 

@@ -62,7 +62,7 @@ def pg_template() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL is not reachable at {PG_ADMIN}: CI must test against it")
         pytest.skip(f"PostgreSQL not reachable at {PG_ADMIN} (a skip outside CI only)")
-    from reelforge.server.db import make_engine, migrate
+    from reelforge.server.storage.db import make_engine, migrate
 
     name = f"rf_tmpl_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     admin = create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")

@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 from sqlalchemy import Engine, text
 
-from reelforge.server.config import Settings
-from reelforge.server.db import make_engine
-from reelforge.server.service import GameServer
+from reelforge.server.core.config import Settings
+from reelforge.server.runtime.service import GameServer
+from reelforge.server.storage.db import make_engine
 from server_process import OP_HEADERS, OPERATOR_KEY, ServerProcess
 from wallet_support import SECRET, WalletServer
 

@@ -40,7 +40,7 @@ _CLI = "import sys; from reelforge.cli import app; sys.argv[0] = 'reelforge'; ap
 _FORK_SERVER = r"""
 import json, os, signal, sys
 import uvicorn
-import reelforge.cli, reelforge.server.api, reelforge.server.app, reelforge.server.service
+import reelforge.cli, reelforge.server.http.api, reelforge.server.http.app, reelforge.server.runtime.service
 signal.signal(signal.SIGCHLD, signal.SIG_IGN)
 while line := sys.stdin.readline():
     order = json.loads(line)
@@ -303,9 +303,9 @@ def check_books(db_url: str, data_dir: Path, credits: Mapping[str, int]) -> dict
     second currency, e.g. Bonuses) belongs to a round of its player and game and continues the
     balance of its currency before it; every player state is the one its rounds left.  Returns
     the audit."""
-    from reelforge.server import schema as t
-    from reelforge.server.config import Settings
-    from reelforge.server.service import GameServer
+    from reelforge.server.core.config import Settings
+    from reelforge.server.runtime.service import GameServer
+    from reelforge.server.storage import schema as t
 
     server = GameServer(
         Settings(db=db_url, data_dir=Path(data_dir), operator_key=OPERATOR_KEY, test_games=True)

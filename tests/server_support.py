@@ -8,9 +8,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from reelforge.rng import SeededRandom
-from reelforge.server.api import create_app
-from reelforge.server.config import Settings
-from reelforge.server.service import GameServer
+from reelforge.server.core.config import Settings
+from reelforge.server.http.api import create_app
+from reelforge.server.runtime.service import GameServer
 
 OPERATOR_KEY = "test-operator-key"
 _keys = itertools.count(1)

@@ -17,7 +17,7 @@ import httpx
 import pytest
 import uvicorn
 
-from reelforge.server.http_protocol import JsonErrorH11Protocol, protocol_class
+from reelforge.server.http.http_protocol import JsonErrorH11Protocol, protocol_class
 from server_process import ServerProcess, free_port
 
 BAD_KEY = (

@@ -15,8 +15,8 @@ from fastapi.routing import APIRoute
 from sqlalchemy import update
 
 from openapi_contract import Contract
-from reelforge.server import schema as t
-from reelforge.server.api import create_app
+from reelforge.server.http.api import create_app
+from reelforge.server.storage import schema as t
 from server_support import OPERATOR_KEY, Api, make_server
 
 ERROR_REF = "#/components/schemas/ErrorReply"

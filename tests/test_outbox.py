@@ -14,8 +14,9 @@ from sqlalchemy import Engine, select, text
 
 from reelforge.seamless.client import outbox_handlers
 from reelforge.seamless.protocol import CreditRequest
-from reelforge.server.db import is_postgres, make_engine, migrate
-from reelforge.server.outbox import (
+from reelforge.server.storage.db import is_postgres, make_engine, migrate
+from reelforge.server.storage.schema import outbox
+from reelforge.server.wallets.outbox import (
     DONE,
     FAILED,
     PENDING,
@@ -30,7 +31,6 @@ from reelforge.server.outbox import (
     requeue,
     stats,
 )
-from reelforge.server.schema import outbox
 from wallet_support import WalletServer
 
 T0 = 1_700_000_000.0

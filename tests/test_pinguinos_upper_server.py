@@ -544,7 +544,7 @@ def test_a_void_gives_back_the_cash_and_the_bonus_stake(api, server) -> None:
 def test_the_audit_flags_a_machine_state_moved_outside_the_rounds(api, server) -> None:
     """The counter and the accumulators are audited like money: the stored machine must be
     the one the last round left, and every round must start from the one before it left."""
-    from reelforge.server import schema as t
+    from reelforge.server.storage import schema as t
 
     token = api.new_player("tamper", CREDIT)
     fund(api, token)

@@ -1,4 +1,4 @@
-"""Operator reports (reelforge.server.reports): rounds played through the real API on SQLite
+"""Operator reports (reelforge.server.reports.reports): rounds played through the real API on SQLite
 and PostgreSQL, checked to the cent against the ledger; the period filter; the 99% band
 and its flags on fabricated rounds whose verdict the test computes itself; the CLI."""
 
@@ -19,11 +19,17 @@ from helpers import trigger_script
 from reelforge.cli import app
 from reelforge.engine.game import win_distribution
 from reelforge.games import get_game
-from reelforge.server import report_theory
-from reelforge.server import schema as t
-from reelforge.server.db import make_engine, migrate
-from reelforge.server.report_theory import Theory, compute_theory, theoretical
-from reelforge.server.reports import Period, ReportError, band, build_report, operator_report
+from reelforge.server.reports import report_theory
+from reelforge.server.reports.report_theory import Theory, compute_theory, theoretical
+from reelforge.server.reports.reports import (
+    Period,
+    ReportError,
+    band,
+    build_report,
+    operator_report,
+)
+from reelforge.server.storage import schema as t
+from reelforge.server.storage.db import make_engine, migrate
 from server_support import Api
 
 GNOMES = "reign-of-gnomes"

@@ -24,7 +24,7 @@ from sqlalchemy import text
 from conftest import drop_pg_database, fresh_pg_database
 from helpers import trigger_script
 from reelforge.games import get_game
-from reelforge.server.outbox_runner import make_outbox
+from reelforge.server.runtime.outbox_runner import make_outbox
 from seamless_rig import SeamlessRig, seamless_env, wait_until
 from server_process import ServerPool
 from server_support import Api, client_for, make_server

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import trigger_script, wheel_draw
-from reelforge.server import schema as t
+from reelforge.server.storage import schema as t
 from server_support import Api, client_for, make_server
 
 
@@ -260,8 +260,8 @@ def test_demo_sessions_only_in_demo_mode(db_url, tmp_path) -> None:
 
 
 def test_a_test_seed_is_refused_outside_test_deployments(tmp_path) -> None:
-    from reelforge.server.config import Settings
-    from reelforge.server.service import GameServer
+    from reelforge.server.core.config import Settings
+    from reelforge.server.runtime.service import GameServer
 
     with pytest.raises(ValueError, match="test facility"):
         GameServer(Settings(db=f"sqlite:///{tmp_path / 'x.db'}", data_dir=tmp_path, test_seed=1))

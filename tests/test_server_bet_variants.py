@@ -1,4 +1,4 @@
-"""RTP variants per bet (server/bet_variants.py), on SQLite and on the real PostgreSQL: a bet
+"""RTP variants per bet (server/play/bet_variants.py), on SQLite and on the real PostgreSQL: a bet
 with a variant of its own is dealt at it (the round's math is that variant's, the round
 records it: history, recall, replay, reports, autoplay), other bets fall back to the game's
 variant and then the game's default; the operator sets, clears and reads them (idempotent;
@@ -12,7 +12,7 @@ from pinguinos_helpers import BO, find, game
 from reelforge.engine.round import Round
 from reelforge.games import get_game
 from reelforge.rng import RecordingRandom, ReplayError, ReplayRandom, ScriptedRandom, SeededRandom
-from reelforge.server import schema as t
+from reelforge.server.storage import schema as t
 from server_support import Api
 
 GNOMES = "reign-of-gnomes"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reelforge.server import schema as t
+from reelforge.server.storage import schema as t
 from server_support import Api, client_for, make_server
 
 GNOMES = "reign-of-gnomes"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from reelforge.server.db import make_engine, migrate
-from reelforge.server.schema import metadata
+from reelforge.server.storage.db import make_engine, migrate
+from reelforge.server.storage.schema import metadata
 
 
 def test_migrations_create_exactly_the_declared_schema(db_url) -> None:
@@ -26,9 +26,9 @@ def test_a_database_that_does_not_answer_is_503_with_retry_after_not_500(tmp_pat
     never get its stored reply (the soak, bench/soak.py, restarts PostgreSQL under load)."""
     from fastapi.testclient import TestClient
 
-    from reelforge.server.api import create_app
-    from reelforge.server.config import Settings
-    from reelforge.server.service import GameServer
+    from reelforge.server.core.config import Settings
+    from reelforge.server.http.api import create_app
+    from reelforge.server.runtime.service import GameServer
     from server_process import free_port
 
     url = f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/nowhere"
@@ -62,8 +62,8 @@ def test_a_connection_lost_inside_a_transaction_raises_the_database_error(pg_tem
     from sqlalchemy.exc import OperationalError
 
     from conftest import drop_pg_database, fresh_pg_database
-    from reelforge.server.config import Settings
-    from reelforge.server.service import GameServer
+    from reelforge.server.core.config import Settings
+    from reelforge.server.runtime.service import GameServer
 
     name, url = fresh_pg_database(pg_template)
     server = GameServer(Settings(db=url, data_dir=tmp_path, operator_key="k", test_games=True))

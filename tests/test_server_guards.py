@@ -1,4 +1,4 @@
-"""The outermost guards (reelforge.server.guards) and the body limit: the request rate limit
+"""The outermost guards (reelforge.server.http.guards) and the body limit: the request rate limit
 per session, operator and client address (429 with Retry-After, in the error format and as
 the OpenAPI document says); the body limit on every route, with a declared length or a
 chunked body without one; the security headers on every reply, and the client's policy
@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from openapi_contract import Contract
-from reelforge.server.api import create_app
-from reelforge.server.guards import TokenBuckets
+from reelforge.server.http.api import create_app
+from reelforge.server.http.guards import TokenBuckets
 from server_support import OPERATOR_KEY, Api, make_server
 
 # A token every 100 s: no refill can come between the calls of a test, however slow the machine.

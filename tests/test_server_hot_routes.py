@@ -1,4 +1,4 @@
-"""The hot routes (server/hot_routes.py) answer the spin's two requests exactly as the FastAPI
+"""The hot routes (server/http/hot_routes.py) answer the spin's two requests exactly as the FastAPI
 routes they stand in for: the same status, headers and bytes, for first replies, replays
 (``Idempotency-Replayed``) and the service's refusals; what they do not take (a body the
 strict models refuse, an oversized body) is FastAPI's.  Each case is sent twice, once with
@@ -14,9 +14,9 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from reelforge.server import schema as t
-from reelforge.server import store
-from reelforge.server.hot_routes import HotRoutes
+from reelforge.server.http.hot_routes import HotRoutes
+from reelforge.server.storage import schema as t
+from reelforge.server.storage import store
 from server_support import Api
 
 GAME = "reign-of-gnomes"

@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import update
 
 from helpers import stops_without, trigger_script
-from reelforge.server import schema as t
-from reelforge.server.report_theory import Theory
+from reelforge.server.reports.report_theory import Theory
+from reelforge.server.storage import schema as t
 from server_support import Api, client_for, make_server
 
 GNOMES = "reign-of-gnomes"

@@ -8,14 +8,14 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, text
 
-from reelforge.server import schema as t
-from reelforge.server.errors import ApiError
-from reelforge.server.sql import Pipelined, combine, q, q_many, x
+from reelforge.server.core.errors import ApiError
+from reelforge.server.storage import schema as t
+from reelforge.server.storage.sql import Pipelined, combine, q, q_many, x
 from server_support import Api
 
 
 def _pg(sql: str) -> str:
-    from reelforge.server.sql import for_dialect
+    from reelforge.server.storage.sql import for_dialect
 
     return for_dialect(sql, "postgresql")
 

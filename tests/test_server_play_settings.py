@@ -14,7 +14,7 @@ from reelforge.engine.game import standard_auto_action
 from reelforge.engine.round import Action, ActionSpec, Round
 from reelforge.games import registry
 from reelforge.rng import ScriptedRandom, SeededRandom
-from reelforge.server import schema as t
+from reelforge.server.storage import schema as t
 from server_support import Api, client_for
 from test_server_side_balances import BONUS_ROUND, DECIDE, GAME, START, WIN_BONUS, BonusGame
 

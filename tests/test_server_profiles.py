@@ -6,8 +6,8 @@ import pytest
 
 from helpers import trigger_script, wheel_draw
 from reelforge.rng import ScriptedRandom, SeededRandom
-from reelforge.server import schema as t
-from reelforge.server.profiles import is_bonus_buy
+from reelforge.server.play.profiles import is_bonus_buy
+from reelforge.server.storage import schema as t
 from server_support import Api, client_for, make_server
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from reelforge.server import schema as t
+from reelforge.server.storage import schema as t
 
 PROFILE_INTERVALS = {"default": 3600, "gb": 3600, "es": 1800}
 

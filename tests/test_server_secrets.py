@@ -15,10 +15,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from reelforge.server import data_dir
-from reelforge.server.api import create_app
-from reelforge.server.config import Settings
-from reelforge.server.service import GameServer
+from reelforge.server.core import data_dir
+from reelforge.server.core.config import Settings
+from reelforge.server.http.api import create_app
+from reelforge.server.runtime.service import GameServer
 from server_process import ServerProcess
 
 

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.money import BetLevel, InvalidBet, bet_levels, find_bet
 from reelforge.rng import RandomSource, ScriptedRandom, SeededRandom
-from reelforge.server import schema as t
+from reelforge.server.storage import schema as t
 from server_support import Api, client_for
 
 GAME = "test-bonuses"

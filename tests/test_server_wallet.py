@@ -8,9 +8,9 @@ from typing import Any
 from sqlalchemy import Connection
 
 from helpers import trigger_script
-from reelforge.server import schema as t
-from reelforge.server.service import GameServer
-from reelforge.server.wallet import Account, DebitRefused, LedgerWallet, Movement
+from reelforge.server.runtime.service import GameServer
+from reelforge.server.storage import schema as t
+from reelforge.server.wallets.wallet import Account, DebitRefused, LedgerWallet, Movement
 from server_support import make_server
 
 

@@ -19,11 +19,11 @@ import pytest
 from sqlalchemy import select, update
 
 from helpers import stops_without, trigger_script
-from reelforge.server import schema as t
-from reelforge.server import webhooks
-from reelforge.server.config import Settings
-from reelforge.server.outbox import DONE, OutboxWorker, stats
-from reelforge.server.outbox_runner import handlers_for, start_outbox
+from reelforge.server.core.config import Settings
+from reelforge.server.runtime.outbox_runner import handlers_for, start_outbox
+from reelforge.server.storage import schema as t
+from reelforge.server.wallets import webhooks
+from reelforge.server.wallets.outbox import DONE, OutboxWorker, stats
 from server_process import OP_HEADERS, ServerPool
 from server_support import Api, client_for, make_server
 from webhook_support import SECRET, Receiver

@@ -352,8 +352,8 @@ def test_lost_connection_is_retried_with_the_same_idempotency_key(tab: Tab, oper
 
 
 def test_an_expired_session_says_so(tab: Tab, operator: Operator, server: ServerProcess) -> None:
-    from reelforge.server import schema as t
-    from reelforge.server.tokens import token_hash
+    from reelforge.server.play.tokens import token_hash
+    from reelforge.server.storage import schema as t
 
     token = operator.player("web-expired", POUNDS * 100)
     tab.allow(r"status of 401")

@@ -27,8 +27,8 @@ from fastapi.testclient import TestClient
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
-from reelforge.server.api import WEB_DIR
-from reelforge.server.webclient import ClientFiles
+from reelforge.server.http.api import WEB_DIR
+from reelforge.server.http.webclient import ClientFiles
 from server_process import ServerProcess
 from server_support import client_for, make_server
 from web_support import Operator, browser_server, chromium_browser, new_tab

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from reelforge.server.config import Settings
+from reelforge.server.core.config import Settings
 from server_process import OP_HEADERS, ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"

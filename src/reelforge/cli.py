@@ -37,7 +37,7 @@ from reelforge.money import InvalidBet, find_bet, format_minor
 from reelforge.play_text import bet_name
 from reelforge.rng import SeededRandom, SystemRandom
 from reelforge.seamless.command import operator_wallet_command
-from reelforge.server.report_cli import report_command
+from reelforge.server.reports.report_cli import report_command
 from reelforge.sim_progress import progress_bar
 
 app = typer.Typer(
@@ -466,8 +466,8 @@ def serve(
 
     import uvicorn
 
-    from reelforge.server.config import Settings
-    from reelforge.server.service import GameServer
+    from reelforge.server.core.config import Settings
+    from reelforge.server.runtime.service import GameServer
 
     if workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
@@ -490,10 +490,10 @@ def serve(
     out.print(f"games: {', '.join(sorted(server.games))}; API docs at http://{host}:{port}/docs")
     if settings.demo_mode:
         out.print(f"demo mode: play in a browser at http://{host}:{port}/ (play money)")
-    from reelforge.server.http_protocol import protocol_class
+    from reelforge.server.http.http_protocol import protocol_class
 
     uvicorn.run(
-        "reelforge.server.app:create_from_env",
+        "reelforge.server.http.app:create_from_env",
         factory=True,
         host=host,
         port=port,
@@ -507,7 +507,7 @@ def serve(
 app.command("tune")(tune_command)  # reelforge.analysis.tune_cli: a new RTP variant's data file
 app.command("par")(par_command)  # reelforge.analysis.par.command: the PAR sheet
 app.command("certify")(certify_command)  # reelforge.analysis.certify: the evidence bundle
-app.command("report")(report_command)  # reelforge.server.report_cli: the operator report
+app.command("report")(report_command)  # reelforge.server.reports.report_cli: the operator report
 app.command("operator-wallet")(operator_wallet_command)  # reelforge.seamless: reference wallet
 
 

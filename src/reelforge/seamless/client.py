@@ -9,7 +9,7 @@ Every call ends in exactly one of three ways, and the difference is what the cal
   signed reply: the outcome is UNKNOWN.  The money may have moved.  A debit must be rolled back
   (:meth:`SeamlessClient.rollback`, which the operator honours even if the debit arrives later);
   a credit or rollback must be retried with the same ``transaction_id`` until it is answered
-  (the durable outbox, :mod:`reelforge.server.outbox`, does that).
+  (the durable outbox, :mod:`reelforge.server.wallets.outbox`, does that).
 
 One call is one HTTP attempt: retrying belongs to the caller, who knows whether it is a debit
 (never retried blindly — roll back instead) or a credit (retried until paid).
@@ -50,7 +50,7 @@ from reelforge.seamless.protocol import (
 )
 
 if TYPE_CHECKING:
-    from reelforge.server.outbox import OutboxMessage
+    from reelforge.server.wallets.outbox import OutboxMessage
 
 DEFAULT_TIMEOUT_S = 5.0
 # Statuses that say "try again later" although they are not 5xx: the request was not processed
@@ -253,13 +253,13 @@ def _excerpt(raw: bytes, limit: int = 200) -> str:
 
 
 def outbox_handlers(client: SeamlessClient) -> dict[str, Callable[[OutboxMessage], None]]:
-    """Handlers for :class:`reelforge.server.outbox.OutboxWorker` that deliver ``wallet.credit``
+    """Handlers for :class:`reelforge.server.wallets.outbox.OutboxWorker` that deliver ``wallet.credit``
     and ``wallet.rollback`` rows, whose payload is the request message as JSON
     (``CreditRequest(...).model_dump()``).  :class:`WalletUnavailable` propagates, so the row is
     retried with the same ``transaction_id``; :class:`WalletRefused` becomes
-    :class:`~reelforge.server.outbox.PermanentFailure`: the operator definitively refused money
+    :class:`~reelforge.server.wallets.outbox.PermanentFailure`: the operator definitively refused money
     it owes, which a person must resolve."""
-    from reelforge.server.outbox import WALLET_CREDIT, WALLET_ROLLBACK, PermanentFailure
+    from reelforge.server.wallets.outbox import WALLET_CREDIT, WALLET_ROLLBACK, PermanentFailure
 
     def deliver(kind: type[CreditRequest] | type[RollbackRequest]) -> Callable[[OutboxMessage], None]:
         def handle(message: OutboxMessage) -> None:

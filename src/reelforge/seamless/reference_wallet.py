@@ -95,7 +95,7 @@ from reelforge.seamless.protocol import (
     sign_headers,
     verify_headers,
 )
-from reelforge.server.db import make_engine
+from reelforge.server.storage.db import make_engine
 
 log = logging.getLogger("reelforge.reference_wallet")
 

@@ -1,0 +1,1 @@
+"""Settings, the data directory and the API error type: what every layer of the server shares."""

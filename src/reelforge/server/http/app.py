@@ -1,0 +1,67 @@
+"""The ASGI application the ``reelforge serve`` workers load, configured from the
+environment (``REELFORGE_*``), plus the sweeper that finishes rounds left waiting and the
+outbox worker that delivers webhooks."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio.to_thread
+from fastapi import FastAPI
+
+from reelforge.server.core.config import Settings
+from reelforge.server.http.api import create_app
+from reelforge.server.runtime.outbox_runner import start_outbox
+from reelforge.server.runtime.service import GameServer
+
+log = logging.getLogger("reelforge.server")
+
+
+class Sweeper:
+    """Completes rounds left waiting longer than the configured time (default play).
+    Safe to run in every process: each round is finished under its player's lock, once."""
+
+    def __init__(self, server: GameServer) -> None:
+        self.server = server
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="reelforge-sweeper", daemon=True)
+
+    def _loop(self) -> None:
+        while not self.stop.wait(self.server.settings.sweep_interval_seconds):
+            try:
+                done = self.server.complete_stale_rounds()
+                if done:
+                    log.info("completed %d round(s) left waiting", done)
+            except Exception:  # keep sweeping; a database hiccup must not end the thread
+                log.exception("sweeping stale rounds failed")
+
+
+def build(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
+    settings = settings or Settings()
+    server = GameServer(settings)
+    if migrate:
+        server.migrate()
+    sweeper = Sweeper(server)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        sweeper.thread.start()
+        outbox = start_outbox(server)  # webhooks and wallet deliveries: see outbox_runner.py
+        yield
+        sweeper.stop.set()
+        if outbox is not None:
+            await anyio.to_thread.run_sync(outbox.stop)  # ends after the delivery in flight
+
+    app = create_app(server)
+    app.router.lifespan_context = lifespan
+    app.state.server = server
+    return app
+
+
+def create_from_env() -> FastAPI:
+    """Uvicorn factory: each worker process builds its app from the environment."""
+    return build(Settings())

@@ -1,0 +1,262 @@
+"""What every part of the server shares: the settings, the database engine, the games, the
+RNG, the wallet, and the transaction and idempotency plumbing every request runs through.
+
+Every state-changing operation runs in one database transaction: it locks the player's
+row, answers a repeated Idempotency-Key with the first reply, and commits its change with
+that reply.  Server processes keep no state of their own beyond caches of pure functions,
+so any number of them can serve the same database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
+from sqlalchemy import Connection, Engine, event
+from sqlalchemy.exc import IntegrityError
+
+from reelforge.engine.game import Game
+from reelforge.games import registry
+from reelforge.rng import RandomSource, ScriptedRandom, SeededRandom, SystemRandom
+from reelforge.server.core.config import Settings
+from reelforge.server.core.data_dir import secure_dir
+from reelforge.server.core.errors import SessionClosed, conflict, forbidden, not_found
+from reelforge.server.play import bets, currencies, session_store
+from reelforge.server.play.profiles import PROFILES, Profile
+from reelforge.server.storage import store
+from reelforge.server.storage.db import make_engine
+from reelforge.server.storage.sql import Pipelined
+from reelforge.server.storage.store import check_key
+from reelforge.server.wallets.seamless_wallet import SeamlessWallet
+from reelforge.server.wallets.wallet import LedgerWallet, StakeFirst, Wallet
+
+log = logging.getLogger("reelforge.server")
+
+OPERATOR_SCOPE = "operator"
+
+
+def operator_scope(player_id: int) -> str:
+    """The idempotency scope of an operator call about one player: the same key used for two
+    players names two requests (calls naming no player share ``OPERATOR_SCOPE``)."""
+    return f"{OPERATOR_SCOPE}:player:{player_id}"
+
+
+def fingerprint(method: str, path: str, body: Any) -> str:
+    return hashlib.sha256(f"{method} {path} {store.canonical(body)}".encode()).hexdigest()
+
+
+def _leave_pipeline(conn: Connection, *_: Any) -> None:
+    """A SQLAlchemy statement inside a pipelined transaction: send what is queued first
+    (SQLAlchemy reads a statement's results and row count at once)."""
+    tx = conn.info.get(Pipelined.KEY)
+    if tx is not None:
+        tx.leave_pipeline()
+
+
+class Replayed(store.Reply):
+    """A stored first reply, returned again for a repeat of its Idempotency-Key: the API sends
+    its stored text marked ``Idempotency-Replayed: true``.  A copy made with ``dict(...)`` is
+    unmarked."""
+
+    __slots__ = ()
+
+
+class ServerContext:
+    """The shared parts, built once per process; the services hold it and read what they
+    need at call time (tests swap ``rng_factory`` and add games after construction)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        engine: Engine | None = None,
+        rng_factory: Callable[[], RandomSource] = SystemRandom,
+        wallet: Wallet | None = None,
+    ) -> None:
+        self.settings = settings
+        if settings.test_games:
+            os.environ["REELFORGE_TEST_GAMES"] = "1"  # the registry adds the test-only games
+        if not settings.db and engine is None:
+            secure_dir(settings.data_dir)  # the default SQLite database lives there: owner only
+        self.engine = engine or make_engine(settings.database_url(), settings.pool_size)
+        self.operator_key = settings.resolved_operator_key()
+        # Tokens are derived from a secret all processes share; the operator key is one.
+        self.token_secret = "session-token:" + self.operator_key
+        self.rng_factory = rng_factory
+        if settings.test_seed is not None:
+            if not settings.allow_scripted_draws:
+                raise ValueError("test_seed is a test facility: it needs allow_scripted_draws")
+            stream = SeededRandom(settings.test_seed)
+            self.rng_factory = lambda: stream
+        # The operator's cash-in and cash-out always use the server's own ledger; rounds use
+        # ``wallet``: that ledger, unless another is given or the settings ask for the
+        # operator's seamless wallet.
+        self.ledger = LedgerWallet()
+        if wallet is None and settings.wallet_mode == "seamless":
+            wallet = SeamlessWallet.from_settings(self)
+        self.wallet: Wallet = wallet or self.ledger
+        # SQLite has one writer at a time: queue this process's transactions on a lock rather
+        # than on SQLite's busy-wait, whose back-off made tail latencies seconds long.
+        self.serial: AbstractContextManager[Any] = (
+            threading.Lock() if self.engine.dialect.name == "sqlite" else nullcontext()
+        )
+        self._hooks = threading.local()  # this thread's transaction's after-commit hooks
+        self.games: dict[str, Game] = dict(registry())
+        self._exact_cache: dict[tuple[str, str], dict[str, Any]] = {}
+        # PostgreSQL: each request's transaction in pipeline mode (see sql.Pipelined).
+        self.pipelined = self.engine.dialect.name == "postgresql" and self.engine.dialect.driver == "psycopg"
+        if self.pipelined and not event.contains(self.engine, "before_cursor_execute", _leave_pipeline):
+            event.listen(self.engine, "before_cursor_execute", _leave_pipeline)
+
+    # -- transactions ------------------------------------------------------------------------
+
+    def run(self, work: Callable[[Connection], Any]) -> Any:
+        """Run ``work`` in one transaction, then the hooks it left with :meth:`after_commit`.
+        A reached session limit is recorded in a transaction of its own, since the request's
+        own is rolled back.  A wallet that takes the stake before the round (:class:`StakeFirst`)
+        gets the transaction rolled back, takes it, and has ``work`` run again."""
+        hooks: list[Callable[[], None]] = []
+        try:
+            self._hooks.pending = hooks
+            try:
+                if self.pipelined:
+                    result = self._run_pipelined(work)
+                else:
+                    with self.serial, self.engine.begin() as conn:
+                        result = work(conn)
+            finally:
+                self._hooks.pending = None
+        except StakeFirst as first:
+            return first.proceed(lambda: self.run(work))
+        except SessionClosed as closed:
+            with self.engine.begin() as conn:
+                session_store.close(conn, self.settings, closed.session_id, closed.reason)
+            raise
+        except IntegrityError as exc:
+            log.warning("integrity error: %s", exc.orig)
+            raise conflict("the request conflicts with one already made", "conflict") from None
+        for hook in hooks:
+            hook()
+        return result
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` once this thread's transaction in :meth:`run` commits (never, if it
+        rolls back); outside one, at once.  E.g. wake the outbox worker for a queued credit."""
+        pending = getattr(self._hooks, "pending", None)
+        if pending is None:
+            hook()
+        else:
+            pending.append(hook)
+
+    def _run_pipelined(self, work: Callable[[Connection], Any]) -> Any:
+        """``run`` on PostgreSQL: the transaction's statements in as few round trips as
+        possible (BEGIN with the first read, the last writes with the COMMIT)."""
+        with self.engine.connect() as conn:
+            fairy = conn.connection
+            tx = Pipelined(fairy.dbapi_connection, conn.dialect.loaded_dbapi)
+            # Kept: once the connection is lost, ``conn.info`` itself raises PendingRollbackError,
+            # which would replace the database error (a 503 clients resend) with a 500.
+            info = conn.info
+            info[Pipelined.KEY] = tx
+            try:
+                result = work(conn)
+                tx.commit()
+                return result
+            except BaseException:
+                try:
+                    tx.rollback()
+                except Exception:  # a broken connection: never lend it again
+                    conn.invalidate()
+                raise
+            finally:
+                info.pop(Pipelined.KEY, None)
+                if not conn.invalidated:
+                    try:
+                        tx.close()
+                    except Exception:
+                        conn.invalidate()
+
+    def idempotent(
+        self,
+        scope_of: Callable[[Connection], str | store.Scoped],
+        key: str | None,
+        fp: str,
+        work: Callable[[Connection], tuple[int, dict]],
+    ) -> tuple[int, dict]:
+        """A state-changing request: the first reply to a key is stored with the change and
+        returned again, unchanged, for every repeat of that key (as :class:`Replayed`).
+        ``scope_of`` locks the player; it may read the key's stored reply in the same round
+        trip (a :class:`store.Scoped`).  The reply is encoded once: the stored text is what is
+        sent (a :class:`store.Reply`)."""
+        key = check_key(key)
+
+        def tx(conn: Connection) -> tuple[int, dict]:
+            scope = scope_of(conn)  # locks the player before looking at the key
+            if isinstance(scope, store.Scoped):
+                old = store.replay(scope.stored, fp)
+                scope = scope.name
+            else:
+                old = store.remembered(conn, scope, key, fp)
+            if old is not None:
+                return old[0], Replayed.of(old[1], old[1].json)
+            status, body = work(conn)
+            text = store.dumps(body)
+            store.remember(conn, scope, key, fp, status, text)
+            return status, store.Reply.of(body, text)
+
+        return self.run(tx)
+
+    # -- games, their settings and the RNG -----------------------------------------------------
+
+    def game(self, game_id: str) -> Game:
+        try:
+            return self.games[game_id]
+        except KeyError:
+            raise not_found(f"unknown game {game_id!r}; offered: {sorted(self.games)}") from None
+
+    def variant_for(self, conn: Connection, game: Game) -> str:
+        return store.get_setting(conn, f"variant:{game.id}", game.default_variant)
+
+    def disabled_bets(
+        self, conn: Connection, game: Game, table: str = bets.BASE, currency: str | None = None
+    ) -> list[int]:
+        """The stakes of a bet table switched off for rounds in ``currency`` (its own list where
+        the operator set one), or (None) the list for every currency."""
+        keys = [bets.bets_key(game.id, table)]
+        if currency is not None:
+            keys.append(bets.bets_key(game.id, table, currency))
+        found = {k: v for k in keys if (v := store.get_setting(conn, k, "")) != ""}
+        return bets.disabled_in(found, game.id, table, currency)
+
+    def offered_currencies(self, conn: Connection, game: Game) -> list[str]:
+        """The currencies the operator offers ``game`` in (all of the game's, unless narrowed)."""
+        raw = store.get_setting(conn, currencies.currencies_key(game.id), "")
+        return currencies.offered_from(game, raw or None)
+
+    def profile(self, conn: Connection) -> Profile:
+        return PROFILES[store.get_setting(conn, "profile", "default")]
+
+    def side_games(self) -> dict[str, tuple[str, ...]]:
+        """{game id: its side balances} for the games that keep any."""
+        return {g.id: tuple(g.side_balances) for g in self.games.values() if g.side_balances}
+
+    def exact_for(self, game: Game, variant: str) -> dict[str, Any]:
+        key = (game.id, variant)
+        if key not in self._exact_cache:
+            self._exact_cache[key] = game.exact(variant)
+        return self._exact_cache[key]
+
+    def source(self, script: list[int] | None) -> RandomSource:
+        """The production RNG, or (test deployments only) a script dealt before it."""
+        base = self.rng_factory()
+        if script is not None:
+            if not self.settings.allow_scripted_draws:
+                raise forbidden(
+                    "scripted draws are a test facility and are refused here", "scripted_draws_refused"
+                )
+            base = ScriptedRandom(script, base)
+        return base

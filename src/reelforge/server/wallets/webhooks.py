@@ -1,0 +1,199 @@
+"""Webhooks: the operator hears of rounds completed, rounds voided and sessions closed.
+
+An event is enqueued in the outbox (:mod:`reelforge.server.wallets.outbox`, kind ``webhook``) *in the
+transaction that makes it happen*, so it is sent if and only if that transaction committed,
+and it survives a crash of the process.  The outbox worker of any server process then POSTs it
+to ``REELFORGE_WEBHOOK_URL``, signed like the seamless wallet protocol
+(:mod:`reelforge.seamless.protocol`: ``X-Reelforge-Timestamp`` and ``X-Reelforge-Signature``,
+HMAC-SHA256 of ``"<timestamp>.<body>"`` with ``REELFORGE_WEBHOOK_SECRET``), and retries with the
+outbox's backoff until the receiver answers 2xx.
+
+Delivery is at least once: a receiver can see an event again (a reply lost, a worker killed
+after the POST).  Every event carries an ``id`` that is the same on every delivery (and in the
+``X-Reelforge-Event-Id`` header): receivers deduplicate on it.  The body is the same bytes on
+every attempt; the timestamp and signature are fresh, so a retry hours later is still inside
+the receiver's replay window.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import httpx
+from sqlalchemy import Connection
+
+from reelforge.seamless.protocol import CONTENT_TYPE, canonical_json, sign_headers
+from reelforge.server.core.config import Settings
+from reelforge.server.storage.store import iso, now
+from reelforge.server.wallets.outbox import WEBHOOK, Handler, OutboxMessage, enqueue
+
+if TYPE_CHECKING:
+    from reelforge.engine.round import Round
+    from reelforge.server.wallets.wallet import Account
+
+ROUND_COMPLETED = "round.completed"
+ROUND_VOIDED = "round.voided"
+SESSION_CLOSED = "session.closed"
+EVENTS = (ROUND_COMPLETED, ROUND_VOIDED, SESSION_CLOSED)
+
+EVENT_HEADER = "X-Reelforge-Event"
+EVENT_ID_HEADER = "X-Reelforge-Event-Id"
+ATTEMPT_HEADER = "X-Reelforge-Delivery-Attempt"
+
+
+def enabled(settings: Settings) -> bool:
+    return bool(settings.webhook_url)
+
+
+def event_id(event: str, subject_id: int) -> str:
+    """The event's id, the same on every delivery: ``round.completed:42``.  Each round
+    completes or is voided once and each session closes once, so it names one event."""
+    return f"{event}:{subject_id}"
+
+
+def emit(
+    conn: Connection, settings: Settings, event: str, subject_id: int, data: dict[str, Any], at: float
+) -> str | None:
+    """Enqueue one event in the caller's transaction; its id (None: webhooks are off)."""
+    if not settings.webhook_url:
+        return None
+    eid = event_id(event, subject_id)
+    payload = {"id": eid, "type": event, "created_at": iso(at), "data": data}
+    # One event per id: not read back, so it goes with the round's other writes.
+    enqueue(conn, WEBHOOK, f"webhook:{eid}", payload, now=at, read_back=False)
+    return eid
+
+
+# -- the events --------------------------------------------------------------------------------
+
+
+def round_completed(
+    conn: Connection,
+    settings: Settings,
+    player: Account,
+    round_id: int,
+    rnd: Round,
+    balance_after: int,
+    completed_by: str,
+    session_id: int | None,
+) -> None:
+    """A round reached its end (at its start, by an action, by autoplay or by the sweeper)."""
+    if not settings.webhook_url:
+        return
+    data = {
+        "round_id": round_id,
+        "player": player.external_id,
+        "currency": player.currency,
+        "session_id": session_id,
+        "game": rnd.game,
+        "game_version": rnd.game_version,
+        "variant": rnd.variant,
+        "mode": rnd.mode,
+        "stake": rnd.stake,
+        "win": rnd.win,
+        "balance_after": balance_after,
+        "completed_by": completed_by,
+    }
+    emit(conn, settings, ROUND_COMPLETED, round_id, data, now())
+
+
+def round_voided(
+    conn: Connection,
+    settings: Settings,
+    player: Account,
+    row: Any,
+    reason: str,
+    balance_after: int,
+    side: dict[str, int],
+    at: float,
+) -> None:
+    """The operator voided a round in play: its stake (``refund``) went back."""
+    if not settings.webhook_url:
+        return
+    data = {
+        "round_id": row.id,
+        "player": player.external_id,
+        "currency": player.currency,
+        "session_id": row.session_id,
+        "game": row.game,
+        "game_version": row.game_version,
+        "variant": row.variant,
+        "mode": row.mode,
+        "stake": row.stake,
+        "refund": row.stake,
+        "reason": reason,
+        "balance_after": balance_after,
+        "side": side,
+    }
+    emit(conn, settings, ROUND_VOIDED, row.id, data, at)
+
+
+def session_closed(
+    conn: Connection, settings: Settings, session: Any, player: Any, reason: str, at: float
+) -> None:
+    """A session closed: by the player, a limit, the operator (revoked) or a newer session."""
+    if not settings.webhook_url:
+        return
+    data = {
+        "session_id": session.id,
+        "player": player.external_id,
+        "currency": player.currency,
+        "profile": session.profile,
+        "reason": reason,
+        "opened_at": iso(session.created_at),
+        "closed_at": iso(at),
+        "staked": session.staked,
+        "won": session.won,
+        "net_position": session.won - session.staked,
+    }
+    emit(conn, settings, SESSION_CLOSED, session.id, data, at)
+
+
+# -- delivery ----------------------------------------------------------------------------------
+
+
+class WebhookFailed(Exception):
+    """The receiver did not take the event (no 2xx, a timeout, no connection): retried."""
+
+
+class WebhookSender:
+    """The outbox handler for ``webhook`` rows: one signed POST per attempt.  Any answer but
+    2xx, and any transport error, raises, so the outbox retries with its backoff; it never
+    gives up on its own (after ``alert_after`` attempts the row is reported as alerting)."""
+
+    def __init__(
+        self, url: str, secret: str, timeout_s: float = 5.0, client: httpx.Client | None = None
+    ) -> None:
+        self.url = url
+        self.secret = secret
+        # Redirects are not followed: a 3xx is a misconfiguration, retried and logged.
+        self.client = client or httpx.Client(timeout=timeout_s, follow_redirects=False)
+
+    def headers(self, message: OutboxMessage, body: bytes) -> dict[str, str]:
+        return {
+            "Content-Type": CONTENT_TYPE,
+            "User-Agent": "reelforge-webhooks/1",
+            EVENT_HEADER: str(message.payload.get("type", "")),
+            EVENT_ID_HEADER: str(message.payload.get("id", "")),
+            ATTEMPT_HEADER: str(message.attempt),
+            **sign_headers(self.secret, body),
+        }
+
+    def __call__(self, message: OutboxMessage) -> None:
+        body = canonical_json(message.payload)
+        try:
+            reply = self.client.post(self.url, content=body, headers=self.headers(message, body))
+        except httpx.HTTPError as exc:
+            raise WebhookFailed(f"POST {self.url}: {type(exc).__name__}: {exc}") from exc
+        if not 200 <= reply.status_code < 300:
+            raise WebhookFailed(f"POST {self.url} answered {reply.status_code}")
+
+
+def handlers(settings: Settings) -> dict[str, Handler]:
+    """``{"webhook": sender}`` when webhooks are configured, else ``{}``."""
+    if not settings.webhook_url:
+        return {}
+    sender = WebhookSender(
+        settings.webhook_url, settings.webhook_secret.get_secret_value(), settings.webhook_timeout_seconds
+    )
+    return {WEBHOOK: sender}
