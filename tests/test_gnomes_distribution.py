@@ -478,6 +478,7 @@ def test_cli_says_when_a_game_has_no_distribution(monkeypatch: pytest.MonkeyPatc
         id = "no-law"
         modes: ClassVar[list[str]] = ["base"]
         variants: ClassVar[list[str]] = ["1"]
+        capabilities: ClassVar[frozenset[str]] = frozenset()  # no win_distribution
 
     monkeypatch.setitem(registry(), "no-law", NoLaw())
     result = CliRunner().invoke(app, ["rtp", "no-law", "--distribution"])
