@@ -65,6 +65,7 @@ TOLERANCES: dict[str, Fraction] = {
 TUNABLE = {
     "reign-of-gnomes": "reelforge.games.reign_of_gnomes.tuning",
     "ghost-of-gambini": "reelforge.games.ghost_of_gambini.tuning",
+    "golden-scarab": "reelforge.games.data_only.golden_scarab",  # data only: its game.tuning()
 }
 
 
