@@ -397,3 +397,22 @@ def test_tuning_rewrites_the_shipped_94_file(scarab: LinesGame) -> None:
     assert tuning_for("golden-scarab").data_dir == tuning.data_dir
     result = tune("golden-scarab", Fraction(94, 100))
     assert result.text == (tuning.data_dir / "rtp-9400.toml").read_text()
+
+
+def test_terminal_plays_a_feature_with_a_retrigger(scarab: LinesGame) -> None:
+    """``reelforge play golden-scarab``: seed 5022's first round triggers 10 free spins and
+    retriggers 10 more (found by playing seeds through the rules)."""
+    from typer.testing import CliRunner
+
+    from reelforge.cli import app
+
+    rnd = scarab.start(20, SeededRandom(5022))
+    assert rnd.state["free_spins_played"] == 20
+    result = CliRunner().invoke(app, ["play", "golden-scarab", "--seed", "5022", "--rounds", "1"], input="\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "3 scatters: 10 free spins! Every win x3." in out and "10 more free spins!" in out
+    assert "Free spin 1 (9 left) x3" in out and "Free spin 20 (0 left) x3" in out
+    assert "line 3: FA Falcon of Horus x4: £2.25" in out
+    assert f"Free spins over: 20 free spins won £{(rnd.win - rnd.events[0]['credits']) / 100:.2f}" in out
+    assert f"Round win: £{rnd.win / 100:.2f}" in out

@@ -57,12 +57,19 @@ def module_name(game_id: str) -> str:
 
 
 def _register_tunings() -> None:
+    """A module per game whose ``TUNING`` is built when first asked for (PEP 562), so that
+    the registry does not load the tuner's code."""
     for game in discover():
-        tuning = getattr(game, "tuning", None)
-        if tuning is None:
+        if not hasattr(game, "tuning"):
             continue
         module = types.ModuleType(module_name(game.id), f"The GameTuning of {game.name} (data only).")
-        module.TUNING = tuning()  # type: ignore[attr-defined]
+
+        def tuning_attr(name: str, game: Game = game) -> object:
+            if name == "TUNING":
+                return game.tuning()  # type: ignore[attr-defined]
+            raise AttributeError(name)
+
+        module.__getattr__ = tuning_attr  # type: ignore[method-assign]
         sys.modules[module.__name__] = module
 
 
