@@ -21,12 +21,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from numba import njit
 
 from reelforge.engine.datafile import DataFileError
 from reelforge.engine.lines import LinesData, LinesGame, parse
 from reelforge.engine.lines.evaluate import evaluate_window, line_result
 from reelforge.engine.lines.exact import exact_figures
-from reelforge.engine.lines.kernel import COLUMNS, play_rounds
+from reelforge.engine.lines.kernel import COLUMNS, _line_credits, kernel_tables, play_rounds
 from reelforge.engine.tuning import GameTuning
 from reelforge.games import get_game
 from reelforge.rng import RecordingRandom, ScriptedRandom, SeededRandom
@@ -416,3 +417,96 @@ def test_terminal_plays_a_feature_with_a_retrigger(scarab: LinesGame) -> None:
     assert "line 3: FA Falcon of Horus x4: £2.25" in out
     assert f"Free spins over: 20 free spins won £{(rnd.win - rnd.events[0]['credits']) / 100:.2f}" in out
     assert f"Round win: £{rnd.win / 100:.2f}" in out
+
+
+# -- the max win is reachable in one game ----------------------------------------------------
+
+
+@njit(cache=False)
+def _best_window(win, scat, scatter_pay, lines, pay, wild_pay, wild, five_wild, si, cands, counts, need):  # type: ignore[no-untyped-def]
+    """The best-paying stops among the candidates (``cands[r, :counts[r]]``), with at least
+    ``need`` scatters in view: ``(credits before any multiplier, stops)``."""
+    best = -1
+    out = np.zeros(5, dtype=np.int64)
+    stops = np.zeros(5, dtype=np.int64)
+    for a in range(counts[0]):
+        stops[0] = cands[0, a]
+        for b in range(counts[1]):
+            stops[1] = cands[1, b]
+            for c in range(counts[2]):
+                stops[2] = cands[2, c]
+                for e in range(counts[3]):
+                    stops[3] = cands[3, e]
+                    for f in range(counts[4]):
+                        stops[4] = cands[4, f]
+                        k = 0
+                        for r in range(5):
+                            k += scat[si, r, stops[r]]
+                        if k < need:
+                            continue
+                        credits = _line_credits(win, si, stops, lines, pay, wild_pay, wild, five_wild)
+                        credits += scatter_pay[k]
+                        if credits > best:
+                            best = credits
+                            out[:] = stops
+    return best, out
+
+
+def best_stops(d: LinesData, free: bool, need: int) -> tuple[int, list[int]]:
+    """Stops of a window paying a lot: reel 1 any stop, reels 2-5 those showing the wild, the
+    scatter or the top symbol (a search, not the maximum)."""
+    t = kernel_tables(d)
+    si = 1 if free else 0
+    strips = (d.free_reels if free else d.base_reels).strips  # type: ignore[union-attr]
+    top = max(d.line_pays, key=lambda c: d.line_pays[c][5])
+    keep = {d.wild, d.scatter, top}
+    cands = np.zeros((5, max(len(s) for s in strips)), dtype=np.int64)
+    counts = np.zeros(5, dtype=np.int64)
+    for r, strip in enumerate(strips):
+        chosen = [s for s in range(len(strip)) if r == 0 or keep & set(view(strip, s))]
+        cands[r, : len(chosen)] = chosen
+        counts[r] = len(chosen)
+    scatter_pay = t.scatter[si, :, 0].copy()
+    credits, stops = _best_window(
+        t.win,
+        t.scat,
+        scatter_pay,
+        t.lines,
+        t.pay,
+        t.wild_pay,
+        t.params[0],
+        t.params[1],
+        si,
+        cands,
+        counts,
+        need,
+    )
+    return int(credits), [int(s) for s in stops]
+
+
+def view(strip: tuple[str, ...], stop: int) -> list[str]:
+    return [strip[(stop + r) % len(strip)] for r in range(3)]
+
+
+def test_the_max_win_is_reachable_in_one_game(scarab: LinesGame) -> None:
+    """A draw sequence the rules deal to the 5,000x cap: a base spin with three scatters,
+    a free spin that retriggers, then big free spins until the cap (the 50-spin bound leaves
+    room: 20 spins are awarded)."""
+    d = scarab.data()
+    fs = d.free_spins
+    assert fs is not None
+    base_pay, base = best_stops(d, free=False, need=3)
+    retrigger_pay, retrigger = best_stops(d, free=True, need=3)
+    big_pay, big = best_stops(d, free=True, need=0)
+    cap = d.game.max_win * d.lines
+    spins = 1
+    total = base_pay + fs.multiplier * retrigger_pay
+    while total < cap:
+        total += fs.multiplier * big_pay
+        spins += 1
+    assert spins <= 20, spins  # within the spins awarded (10 + a retrigger of 10)
+    script = base + retrigger + big * (spins - 1)
+    rnd = scarab.start(20, ScriptedRandom(script, SeededRandom(0)))
+    assert rnd.state["credits"] == cap and rnd.win == cap  # coin 1p: 5,000 x 20p = £1,000
+    assert any(e["type"] == "max_win" for e in rnd.events)
+    assert rnd.state["free_spins_played"] == spins
