@@ -13,11 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from reelforge.engine.lines import LinesData
 from reelforge.engine.lines.evaluate import evaluate_window
 from reelforge.games import get_game
 from server_process import ServerProcess
+from test_web_a11y import serious
 from web_support import Operator, Tab, browser_server, chromium_browser, money, new_tab
 
 GAME_ID = "golden-scarab"
@@ -144,6 +146,8 @@ def test_desktop_lobby_line_wins_feature_paytable_and_rules(
         names = {s.name for s in data.symbols.values()}
         assert len(labels) == 15 and set(labels) <= names
         tab.shot("lines-02-game")
+        axe = Axe()
+        assert not serious(axe.run(page)), serious(axe.run(page))
 
         # A scripted line win: the paylines traced, the caption, the win meter.
         stops = line_win_stops(data)
@@ -178,6 +182,7 @@ def test_desktop_lobby_line_wins_feature_paytable_and_rules(
         assert page.locator("[data-testid=paylines] .linecard").count() == 20
         assert page.locator("[data-testid=dialog-paytable] .paycard").count() == len(data.line_pays)
         tab.shot("lines-05-paytable")
+        assert not serious(axe.run(page)), serious(axe.run(page))
         page.keyboard.press("Escape")
         page.keyboard.press("r")
         page.wait_for_selector("[data-testid=dialog-rules]")

@@ -27,7 +27,9 @@ export function lobbyTile(game) {
   ensureStyle();
   ensureSprite(game);
   const top = payingByValue(game).slice(0, 3);
-  return h("div.tile-art.tile-art--lines", top.map((code) => h("div.lsym-tile", symbolArt(game, code))));
+  return h("div.tile-art.tile-art--lines",
+    h("div.lines-tile__row", top.map((code) => h("div.lsym-tile", symbolArt(game, code)))),
+    h("div.lines-tile__logo", game.name));
 }
 
 // -- symbol art: one SVG <symbol> per code, from the data file's name and colour ----------
