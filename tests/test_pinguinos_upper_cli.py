@@ -297,7 +297,8 @@ def test_upper_stakes_are_offered_by_bet_name_and_bonuses_are_for_pinguinos() ->
         assert f"{stake} ({bet_name(stake)})" in result.output
     assert "1 Bonuses" not in result.output
     result = invoke("play", "reign-of-gnomes", "--bonuses", "5", stdin="q\n")
-    assert result.exit_code != 0 and "--bonuses is for a game with Bonuses; Reign of Gnomes has none" in result.output
+    assert result.exit_code != 0
+    assert "--bonuses is for a game with Bonuses; Reign of Gnomes has none" in result.output
 
 
 def test_a_bigger_bet_names_its_accumulator_and_its_bonuses() -> None:

@@ -348,7 +348,11 @@ class TerminalPlay:
             self.show_spin(rnd, e)
         elif kind == "free_spins_awarded":
             again = " more" if e.get("retrigger") else ""
-            c.print(f"[bold magenta]{e['scatters']} scatters: {e['count']}{again} free spins![/]")
+            mult = f" Every win x{e['multiplier']}." if int(e.get("multiplier", 1)) > 1 else ""
+            c.print(f"[bold magenta]{e['scatters']} scatters: {e['count']}{again} free spins![/]{mult}")
+        elif kind == "free_spins_end":
+            spins = plural(int(e["spins"]), "free spin")
+            c.print(f"[bold magenta]Free spins over:[/] {spins} won {self.money(e['credits'] * rnd.coin)}")
         elif kind == "wheel":
             c.print(
                 f"\n[bold]Free spin {e.get('free_spin', '')}[/]  wheel: [cyan]{escape(str(e['award']))}[/]"
@@ -492,6 +496,8 @@ class TerminalPlay:
         tail = reels.rsplit("_", 1)[-1]
         if reels.startswith("random_wilds_") and tail.isdigit():  # the event counts sets from 0
             title = f"Random wilds reels (set {int(tail) + 1})"
+        if "free_spin" in e:  # a feature resolved in one step numbers its spins itself
+            title = f"Free spin {e['free_spin']} ({e.get('free_spins_left', 0)} left)"
         if mult > 1:
             title += f" x{mult}"
         if len(title) > 6 * len(e["window"]):  # a title wider than the grid: a line of its own
@@ -508,7 +514,7 @@ class TerminalPlay:
             )
         for line in e.get("lines", []):
             self.console.print(
-                f"  line {line['line'] + 1}: {escape(line['symbol'])} x{line['length']}: "
+                f"  line {line['line'] + 1}: {escape(self.symbol_name(line['symbol']))} x{line['length']}: "
                 f"{self.money(line['credits'] * rnd.coin)}"
             )
         if e.get("scatter_credits"):
@@ -517,6 +523,12 @@ class TerminalPlay:
         show_magic(self.console, self.money, rnd, e)
         if e.get("credits"):
             self.console.print(f"  [green]spin wins {self.money(e['credits'] * rnd.coin)}[/]")
+
+    def symbol_name(self, code: str) -> str:
+        """``FA Falcon of Horus`` where the game names its symbols in its info, else the code."""
+        names = self.info.get("symbols")
+        name = names.get(code) if isinstance(names, dict) else None
+        return f"{code} {name}" if isinstance(name, str) and name != code else code
 
     def show_payline(self, e: dict[str, Any]) -> None:
         """A game paying on one center line (Los 3 Pinguinos) names what stands on it."""

@@ -4,6 +4,7 @@ only what is its own."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -32,6 +33,11 @@ class GameBase(Variants[D]):
     capabilities: ClassVar[frozenset[str]] = frozenset()
     report_hit_names: ClassVar[dict[str, str]] = {}
     version: str
+
+    @property
+    def folder(self) -> Path:
+        """The game's own folder (``games/<id>/``): its package, where its data lives."""
+        return Path(inspect.getfile(type(self))).resolve().parent
 
     def set_variants(self, variants: dict[str, D]) -> None:
         """The game's data files by variant name; the first is the default."""

@@ -116,6 +116,7 @@ REQUIRED = (
     "id", "name", "version", "modes", "variants", "default_variant", "side_balances", "currencies",
     "autoplay_max_spins", "own_bet_modes", "capabilities", "report_hit_names", "bet_levels", "cost",
     "state_key", "start", "act", "exact", "simulate_chunk", "info", "play_settings", "auto_action", "data",
+    "folder",
 )  # fmt: skip
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -52,6 +53,10 @@ class Game(Protocol):
     # Where the exact report's ``hit_frequency`` counts something other than rounds winning
     # anything (Los 3 Pinguinos: prizes showing on the line), its name by mode; ``{}`` elsewhere.
     report_hit_names: dict[str, str]
+
+    # The game's own folder, ``games/<id>/``: its data files (and its package, if it has rules
+    # of its own); the certification bundle digests it.
+    folder: Path
 
     def data(self, variant: str | None = None) -> Any:
         """The validated data file of ``variant`` (the default one when None)."""

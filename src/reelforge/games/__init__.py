@@ -1,5 +1,8 @@
 """The registry of games: id -> game instance, built once on first use.
 
+Games written only as data (a folder with ``data/*.toml`` naming an engine kind, e.g.
+``golden-scarab``) are found by :mod:`.data_only` and registered beside the others.
+
 Test-only games (e.g. ``test-meter``, which exercises persistent state, holds and a gamble
 ladder) are registered only when ``REELFORGE_TEST_GAMES=1``; production never sees them.
 """
@@ -19,11 +22,12 @@ def test_games_enabled() -> bool:
 
 @cache
 def _build(include_test_games: bool) -> dict[str, Game]:
+    from reelforge.games.data_only import discover
     from reelforge.games.ghost_of_gambini import GhostOfGambini
     from reelforge.games.los_3_pinguinos import LosTresPinguinos
     from reelforge.games.reign_of_gnomes import ReignOfGnomes
 
-    games: list[Game] = [ReignOfGnomes(), GhostOfGambini(), LosTresPinguinos()]
+    games: list[Game] = [ReignOfGnomes(), GhostOfGambini(), LosTresPinguinos(), *discover()]
     if include_test_games:
         from reelforge.games.test_meter import TestMeter
 

@@ -36,14 +36,11 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def game_package(game: Game) -> Path:
+def game_module_file(game: Game) -> Path:
+    """The file of the module defining the game's class (for a data-only game, the engine's)."""
     module = sys.modules[type(game).__module__]
     assert module.__file__ is not None
-    path = Path(module.__file__).resolve().parent
-    # The game's own package, e.g. reelforge/games/reign_of_gnomes (not reelforge/games).
-    while path.parent != PACKAGE_ROOT / "games":
-        path = path.parent
-    return path
+    return Path(module.__file__).resolve()
 
 
 def _module_file(name: str) -> Path | None:
@@ -77,14 +74,15 @@ def _imports(path: Path) -> set[str]:
 
 
 def source_files(game: Game) -> list[Path]:
-    """The game's package and the import closure of its Python files, sorted."""
-    pkg = game_package(game)
+    """The game's folder and the import closure of its Python files and of its class's module
+    (for a game written only as data, the engine's building block that plays it), sorted."""
     files = {
         p
-        for p in pkg.rglob("*")
+        for p in game.folder.resolve().rglob("*")
         if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith(SKIP_SUFFIXES)
     }
     files.add(PACKAGE_ROOT / "__init__.py")
+    files.add(game_module_file(game))
     todo = [p for p in files if p.suffix == ".py"]
     while todo:
         for name in _imports(todo.pop()):

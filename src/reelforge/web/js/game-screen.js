@@ -80,7 +80,7 @@ export class GameScreen {
   // -- building ----------------------------------------------------------------------------
 
   async mount(view) {
-    const mod = await loadRenderer(this.game.id);
+    const mod = await loadRenderer(this.game);
     this.stage = h("div.game__stage");
     this.balance = new BalanceHold(this.app);
     this.pres = new Presenter({

@@ -9,7 +9,7 @@ import { h } from "./ui.js";
 export async function renderLobby(app, view) {
   const games = app.games;
   const tiles = await Promise.all(games.map(async (g) => {
-    const mod = await loadRenderer(g.id);
+    const mod = await loadRenderer(g);
     const art = mod.lobbyTile ? mod.lobbyTile(g) : h("div.tile-art");
     const levels = g.bet_levels;
     const fmt = (v) => formatMoney(v, app.currency); // the player's wallet currency, every game alike

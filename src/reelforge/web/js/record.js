@@ -124,7 +124,7 @@ export function resultWords(ev, renderer, stake, fmt) {
 export async function recallRenderer(app, gameId, coin, stake, meter) {
   const game = app.gamesById[gameId];
   if (!game) return null;
-  const mod = await loadRenderer(gameId);
+  const mod = await loadRenderer(game);
   const fmt = money(app);
   let shown = 0;
   return mod.createRenderer({
