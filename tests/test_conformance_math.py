@@ -84,7 +84,7 @@ def test_exact_rtp_lies_in_a_monte_carlo_that_catches_0_3_points(case: tuple[str
     if sd is None:  # no exact SD: a pilot run's, 10% wider for its own error
         pilot = game.simulate_chunk(200_000, seed.spawn(1)[0], variant=variant, mode=mode).summary()
         sd = 1.1 * pilot["std"]
-    n = rounds_needed(sd)
+    n = rounds_needed(1.05 * sd)  # a margin: the kernel's play may spread a little wider than the law's
     s = game.simulate_chunk(n, seed, variant=variant, mode=mode).summary()
     capped = bool(exact.get("max_win_cap_included", True))
     lo, hi = s["ci99"] if capped else s["ci99_uncapped"]

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from reelforge.engine.game import NoPlaySettings
+from reelforge.engine.round import Round
 from reelforge.engine.variants import Variants
-from reelforge.money import find_bet
+from reelforge.money import BetLevel, find_bet
 
 D = TypeVar("D")
 
@@ -56,6 +57,32 @@ class GameBase(Variants[D]):
         """The stake itself (a game that sells features prices them)."""
         self.check_mode(mode)
         return find_bet(self.bet_levels(), stake).stake  # type: ignore[attr-defined]
+
+    def open_round(
+        self,
+        stake: int,
+        variant: str | None,
+        mode: str,
+        state: dict[str, Any],
+        price: Callable[[Any], int] | None = None,
+    ) -> tuple[Any, BetLevel, Round]:
+        """Check the mode and the stake and open a round's first step: the variant's data, the
+        bet level, and the Round (its stake the level's, or ``price(data)`` credits a coin for a
+        bought feature) holding ``state``."""
+        self.check_mode(mode)
+        d: Any = self.data(variant)
+        level = find_bet(self.bet_levels(variant), stake)  # type: ignore[attr-defined]
+        rnd = Round(
+            game=self.id,  # type: ignore[attr-defined]
+            game_version=self.version,
+            variant=d.game.variant,
+            mode=mode,
+            coin=level.coin,
+            stake=level.stake if price is None else level.coin * price(d),
+            step=1,
+            state=state,
+        )
+        return d, level, rnd
 
     def info_head(self) -> dict[str, Any]:
         """What every game's ``info`` opens with: who it is, its variants, modes and bets."""

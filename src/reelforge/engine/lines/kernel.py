@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from reelforge.engine.kernel_rng import DRAWS, accept_max_py, below, rng_state, store_rng_state
+from reelforge.engine.kernel_stats import N_WIN_SLOTS, TOO_BIG, add_round, check_rounds, sim_stats
 from reelforge.engine.memo import by_identity
 from reelforge.engine.stats import SimStats
 
@@ -77,10 +78,9 @@ def kernel_tables(d: LinesData) -> Tables:
 
 COLUMNS = ("win", "win_uncapped", "base_win", "free_spins", "draws", "triggers", "retriggers", "max_win")
 R_WIN, R_WIN_U, R_BASE, R_FREE, R_DRAWS, R_TRIG, R_RETRIG, R_MAX = range(len(COLUMNS))
-A_WIN, A_WIN_SQ_HI, A_WIN_SQ_LO, A_WIN_U, A_WIN_U_SQ_HI, A_WIN_U_SQ_LO, A_HITS, A_MAX = range(8)
-A_TRIG, A_FREE, A_RETRIG, A_MAX_HITS = range(8, 12)
-_SQ_SPLIT = 32
-_SQ_LOW = (1 << _SQ_SPLIT) - 1
+# the accumulator: the engine's win slots (engine.kernel_stats), then the game's own counts
+A_TRIG, A_FREE, A_RETRIG = range(N_WIN_SLOTS, N_WIN_SLOTS + 3)
+N_ACC = N_WIN_SLOTS + 3
 
 
 @njit(inline="always")
@@ -115,7 +115,7 @@ def _run(win, strip, scat, lines, pay, wild_pay, scatter, params, rs, rounds, pa
     mult = params[P_MULT]
     max_spins = params[P_MAX_SPINS]
     cap = params[P_CAP]
-    acc = np.zeros(12, dtype=np.int64)
+    acc = np.zeros(N_ACC, dtype=np.int64)
     rows = np.zeros((rounds if keep_rows else 0, len(COLUMNS)), dtype=np.int64)
     stops = np.zeros(5, dtype=np.int64)
     for rnd in range(rounds):
@@ -175,22 +175,12 @@ def _run(win, strip, scat, lines, pay, wild_pay, scatter, params, rs, rounds, pa
             rows[rnd, R_TRIG] = triggered
             rows[rnd, R_RETRIG] = retriggers
             rows[rnd, R_MAX] = 1 if capped else 0
-        acc[A_WIN] += win_c
-        sq = win_c * win_c
-        acc[A_WIN_SQ_HI] += sq >> _SQ_SPLIT
-        acc[A_WIN_SQ_LO] += sq & _SQ_LOW
-        acc[A_WIN_U] += win_u
-        sq = win_u * win_u
-        acc[A_WIN_U_SQ_HI] += sq >> _SQ_SPLIT
-        acc[A_WIN_U_SQ_LO] += sq & _SQ_LOW
-        if base_win > 0:
-            acc[A_HITS] += 1
-        if win_c > acc[A_MAX]:
-            acc[A_MAX] = win_c
+        add_round(acc, win_c, win_u, base_win > 0, 1 if capped else 0)
+        if win_u >= TOO_BIG:
+            continue
         acc[A_TRIG] += triggered
         acc[A_FREE] += free_spins
         acc[A_RETRIG] += retriggers
-        acc[A_MAX_HITS] += 1 if capped else 0
     return acc, rows
 
 
@@ -206,24 +196,8 @@ def play_rounds(d: LinesData, bit_generator: np.random.PCG64DXSM, rounds: int) -
 def simulate_chunk(d: LinesData, seed: np.random.SeedSequence, rounds: int) -> SimStats:
     """Monte Carlo of ``rounds`` rounds from one seed; a capped round plays on uncapped, so
     ``win_uncapped`` measures what the exact RTP describes."""
-    if not 0 <= rounds <= 1 << 31:
-        raise ValueError(f"rounds must be in [0, 2**31], got {rounds}")
+    check_rounds(rounds)
     rs = rng_state(np.random.PCG64DXSM(seed))
     acc, _ = _run(*kernel_tables(d), rs, int(rounds), True, False)
-    a = [int(x) for x in acc]
-    return SimStats(
-        stake=d.lines,
-        rounds=int(rounds),
-        win=a[A_WIN],
-        win_sq=(a[A_WIN_SQ_HI] << _SQ_SPLIT) + a[A_WIN_SQ_LO],
-        win_uncapped=a[A_WIN_U],
-        win_uncapped_sq=(a[A_WIN_U_SQ_HI] << _SQ_SPLIT) + a[A_WIN_U_SQ_LO],
-        hits=a[A_HITS],
-        max_win=a[A_MAX],
-        counters={
-            "free_spins_triggers": a[A_TRIG],
-            "free_spins_played": a[A_FREE],
-            "retriggers": a[A_RETRIG],
-            "max_win_hits": a[A_MAX_HITS],
-        },
-    )
+    counters = {"free_spins_triggers": int(acc[A_TRIG]), "free_spins_played": int(acc[A_FREE])}
+    return sim_stats(acc, rounds, d.lines, {**counters, "retriggers": int(acc[A_RETRIG])})

@@ -23,7 +23,7 @@ from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.reels import ReelSet
 from reelforge.engine.round import Action, InvalidAction, Round
 from reelforge.engine.stats import SimStats
-from reelforge.money import BetLevel, bet_levels, find_bet
+from reelforge.money import BetLevel, bet_levels
 from reelforge.rng import RandomSource
 
 from .data_model import LinesData, load
@@ -82,10 +82,6 @@ class LinesGame(LinesReports, PlainGame[LinesData]):
         self.check_mode(mode)
         d = self.data(variant)
         return bet_levels(list(d.game.coins), d.lines)
-
-    def cost(self, stake: int, mode: str = "base") -> int:
-        self.check_mode(mode)
-        return find_bet(self.bet_levels(), stake).stake
 
     def state_key(self, stake: int, mode: str = "base") -> str | None:
         return None  # no persistent player state
@@ -201,19 +197,8 @@ class LinesGame(LinesReports, PlainGame[LinesData]):
         mode: str = "base",
         player_state: dict[str, Any] | None = None,
     ) -> Round:
-        self.check_mode(mode)
-        d = self.data(variant)
-        level = find_bet(self.bet_levels(variant), stake)
-        rnd = Round(
-            game=self.id,
-            game_version=self.version,
-            variant=d.game.variant,
-            mode=mode,
-            coin=level.coin,
-            stake=level.stake,
-            step=1,
-            state={"credits": 0, "free_spins_awarded": 0, "free_spins_played": 0},
-        )
+        state = {"credits": 0, "free_spins_awarded": 0, "free_spins_played": 0}
+        d, _, rnd = self.open_round(stake, variant, mode, state)
         event, scatters = self.spin(d, d.base, rng, "base", 1)
         rnd.events.append(event)
         capped = self._add(d, rnd, event["credits"])

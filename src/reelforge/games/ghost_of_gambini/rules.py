@@ -145,19 +145,9 @@ class GhostOfGambini(GambiniReports, PlainGame[GambiniData]):
         mode: str = "base",
         player_state: dict[str, Any] | None = None,
     ) -> Round:
-        self.check_mode(mode)
-        d = self.data(variant)
-        level = find_bet(self.bet_levels(variant), stake)
-        rnd = Round(
-            game=self.id,
-            game_version=self.version,
-            variant=d.game.variant,
-            mode=mode,
-            coin=level.coin,
-            stake=level.coin * d.price_credits(mode),
-            step=1,
-            state={"phase": "base", "credits": 0, "bet": level.stake},
-        )
+        state = {"phase": "base", "credits": 0, "bet": 0}
+        d, level, rnd = self.open_round(stake, variant, mode, state, price=lambda d: d.price_credits(mode))
+        rnd.state["bet"] = level.stake
         if mode in BUY_MODES:
             rnd.events.append(
                 {"type": "buy", "feature": "super_lock_spin" if BUY_MODES[mode] else "lock_spin"}

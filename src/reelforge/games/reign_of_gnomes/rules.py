@@ -21,7 +21,7 @@ from reelforge.engine.evaluate import evaluate_ways, scatter_positions
 from reelforge.engine.reels import ReelSet
 from reelforge.engine.round import Action, ActionSpec, InvalidAction, Round
 from reelforge.engine.stats import SimStats
-from reelforge.money import BetLevel, bet_levels, find_bet
+from reelforge.money import BetLevel, bet_levels
 from reelforge.rng import RandomSource, shuffle, weighted_index
 
 from .data_model import GnomesData, load
@@ -167,19 +167,8 @@ class ReignOfGnomes(GnomesReports, PlainGame[GnomesData]):
         mode: str = "base",
         player_state: dict[str, Any] | None = None,
     ) -> Round:
-        self.check_mode(mode)
-        d = self.data(variant)
-        level = find_bet(self.bet_levels(variant), stake)
-        rnd = Round(
-            game=self.id,
-            game_version=self.version,
-            variant=d.game.variant,
-            mode=mode,
-            coin=level.coin,
-            stake=level.stake,
-            step=1,
-            state={"credits": 0, "free_spins_left": 0, "free_spins_played": 0, "phase": "base"},
-        )
+        state = {"credits": 0, "free_spins_left": 0, "free_spins_played": 0, "phase": "base"}
+        d, _, rnd = self.open_round(stake, variant, mode, state)
         spin = self.spin_reels(d, d.base, rng, kind="base")
         rnd.events.append(spin.event)
         self._add_credits(d, rnd, spin.event["credits"])
