@@ -8,6 +8,15 @@ from reelforge.games import get_game
 from reelforge.games.reign_of_gnomes import ReignOfGnomes
 from reelforge.games.reign_of_gnomes.data_model import GnomesData
 
+# Files that run longest go first: ``--dist loadfile`` hands whole files to the workers in
+# collection order, so when the long browser, conformance and soak files come last (as the
+# alphabet has them) one worker runs them alone at the end while the other idles.
+LONG_FIRST = ("test_web_", "test_conformance_", "test_seamless_soak", "test_soak", "test_server_restore")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.path.name.startswith(LONG_FIRST))  # stable: order kept within
+
 
 @pytest.fixture(scope="session")
 def gnomes() -> ReignOfGnomes:

@@ -364,23 +364,5 @@ def test_the_game_surface_runs_the_upper_kernel(game: LosTresPinguinos) -> None:
     assert a.stake == d.upper_stakes[0] == 100 and a.counters["doubles_played"] == 0  # COLLECT
 
 
-# -- Monte Carlo against the exact figures ---------------------------------------------------------
-
-# A cheap check: at 4,000,000 games (SD about 6 bets a round) the 99% interval is +-0.77 points
-# and an RTP error of 1.15 points fails with 90% power (1.46 with 99%), not the 0.5 points asked
-# of an RTP check; 0.5 points at 90% power would take about 21 million games per variant.  The
-# strong check is bench/pinguinos_upper_mc.py: 100,000,000 games per variant, bet and play
-# (+-0.15 points, 0.5 points caught with power above 99.99%), figures on
-# docs/games/los-3-pinguinos.md; bench/billion.py's 1e9 games of variant 95 give +-0.049 points.
-MC_ROUNDS = 4_000_000
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_monte_carlo_agrees_with_the_exact_upper_rtp(game: LosTresPinguinos, variant: str) -> None:
-    d = game.data(variant)
-    stats = K.simulate_chunk(d, np.random.SeedSequence(20251202 + VARIANTS.index(variant)), MC_ROUNDS)
-    exact = game.exact(variant=variant, mode="upper")["by_bet"][0]["rtp"]
-    s = stats.summary()
-    lo, hi = s["ci99"]
-    assert lo <= exact <= hi, (exact, s["ci99"])
-    assert hi - lo < 0.016  # no wider than the +-0.8-point interval stated above
+# The Monte Carlo against the exact RTP is the conformance kit's, for every variant and mode
+# (tests/test_conformance_math.py: an error of 0.3 points caught with 90% power).
