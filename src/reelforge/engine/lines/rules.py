@@ -90,16 +90,9 @@ class LinesGame(LinesReports, PlainGame[LinesData]):
         d = self.data()
         fs = d.free_spins
         return {
-            "id": self.id,
-            "name": self.name,
-            "version": self.version,
+            **self.info_head(),
             "kind": self.kind,
             "renderer": "lines",
-            "modes": self.modes,
-            "variants": self.variants,
-            "default_variant": self.default_variant,
-            "currency": d.game.currency,
-            "bet_levels": [b.to_json() for b in self.bet_levels()],
             "max_win": d.game.max_win,
             "lines": d.lines,
             "symbols": {code: s.name for code, s in d.symbols.items()},
