@@ -28,10 +28,10 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports_of(path: Path) -> list[tuple[int, str]]:
+def imports_of(path: Path, text: str) -> list[tuple[int, str]]:
     """Every module the file imports (absolute names; relative ones resolved), with its line;
     and every dotted string passed to ``import_module``/``__import__``."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = ast.parse(text, str(path))
     me = module_name(path)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     out: list[tuple[int, str]] = []
@@ -70,22 +70,26 @@ REGISTRY_NAMES = {
 
 
 def violations() -> list[str]:
+    return [v for path in sources() for v in file_violations(path, path.read_text())]
+
+
+def file_violations(path: Path, text: str) -> list[str]:
+    """What the file at ``path`` (under src/), holding ``text``, imports against the rules."""
     found = []
-    for path in sources():
-        me = module_name(path)
-        layer = next((k for k in BELOW if me == k or me.startswith(k + ".")), None)
-        for line, name in imports_of(path):
-            if not name.startswith("reelforge"):
-                continue
-            where = f"{path.relative_to(SRC)}:{line} imports {name}"
-            if layer is not None and not name.startswith(BELOW[layer]):
-                found.append(f"{where} (above {layer})")
-            elif me == "reelforge.games":
-                continue  # the registry: it builds every game
-            elif not in_games(me) and in_games(name) and name not in REGISTRY_NAMES:
-                found.append(f"{where} (a game's own module, from outside games/)")
-            elif in_games(me) and in_games(name) and me.split(".")[2] != name.split(".")[2]:
-                found.append(f"{where} (another game's module)")
+    me = module_name(path)
+    layer = next((k for k in BELOW if me == k or me.startswith(k + ".")), None)
+    for line, name in imports_of(path, text):
+        if not name.startswith("reelforge"):
+            continue
+        where = f"{path.relative_to(SRC)}:{line} imports {name}"
+        if layer is not None and not name.startswith(BELOW[layer]):
+            found.append(f"{where} (above {layer})")
+        elif me == "reelforge.games":
+            continue  # the registry: it builds every game
+        elif not in_games(me) and in_games(name) and name not in REGISTRY_NAMES:
+            found.append(f"{where} (a game's own module, from outside games/)")
+        elif in_games(me) and in_games(name) and me.split(".")[2] != name.split(".")[2]:
+            found.append(f"{where} (another game's module)")
     return found
 
 
@@ -104,12 +108,7 @@ def test_no_module_imports_across_the_layers() -> None:
     ],
 )
 def test_a_planted_import_is_caught(where: str, source: str, expected: str) -> None:
-    """The check finds each kind of wrong import (a file is planted and removed again)."""
-    path = PKG / where
-    assert not path.exists()
-    path.write_text(source)
-    try:
-        found = [v for v in violations() if v.startswith(str(path.relative_to(SRC)))]
-    finally:
-        path.unlink()
+    """The check finds each kind of wrong import, in a file as if it stood at ``where`` (read
+    from memory: nothing is written into the source tree another test is reading)."""
+    found = file_violations(PKG / where, source)
     assert len(found) == 1 and expected in found[0], found

@@ -32,9 +32,9 @@ from reelforge.cli_tables import (
 )
 from reelforge.engine.capabilities import has
 from reelforge.engine.game import Game, levels_for, win_distribution
+from reelforge.engine.terminal.text import bet_name
 from reelforge.games import get_game, registry
 from reelforge.money import InvalidBet, find_bet, format_minor
-from reelforge.play_text import bet_name
 from reelforge.rng import SeededRandom, SystemRandom
 from reelforge.seamless.command import operator_wallet_command
 from reelforge.server.reports.report_cli import report_command

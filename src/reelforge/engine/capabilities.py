@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the types only: a game's capability imports its heavy modul
     from reelforge.engine.report.odds import MaxWinOdds, Odds
     from reelforge.engine.report.par_adapter import Adapter
     from reelforge.engine.report.script import Planned
+    from reelforge.engine.terminal import TerminalView
     from reelforge.engine.tuning import GameTuning
 
 StatedSd = tuple[float, str, str]  # (SD of one round's win in stakes, its source, a caveat or "")
@@ -90,6 +91,14 @@ class HasMachineState(Protocol):
         ...
 
 
+@runtime_checkable
+class HasTerminalView(Protocol):
+    def terminal_view(self, console: Any, info: dict[str, Any], mode: str) -> TerminalView:
+        """How the game's rounds read in the terminal (``reelforge play``): its own view of its
+        events and decisions; a game without one is told by the engine's view."""
+        ...
+
+
 CAPABILITIES: dict[str, type] = {
     "win_distribution": HasWinDistribution,
     "stated_sd": StatesSd,
@@ -97,6 +106,7 @@ CAPABILITIES: dict[str, type] = {
     "par_sheet": HasParSheet,
     "reachability": HasReachability,
     "machine_state": HasMachineState,
+    "terminal": HasTerminalView,
 }
 
 

@@ -51,3 +51,8 @@ class GambiniReports(StoredMaxWins):
         from .reach_construct import METHOD
 
         return METHOD
+
+    def terminal_view(self, console: Any, info: dict[str, Any], mode: str) -> Any:
+        from .terminal import GambiniView
+
+        return GambiniView(console, info, mode)

@@ -45,7 +45,7 @@ class GhostOfGambini(GambiniReports, PlainGame[GambiniData]):
     name = "Ghost of Gambini"
     modes: ClassVar[list[str]] = ["base", *BUY_MODES]
     capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"win_distribution", "stated_sd", "tuning", "par_sheet", "reachability"}
+        {"win_distribution", "stated_sd", "tuning", "par_sheet", "reachability", "terminal"}
     )
 
     def __init__(self, variants: dict[str, GambiniData] | None = None) -> None:

@@ -64,3 +64,8 @@ class PinguinosReports(StoredMaxWins):
         from .rules import read_machine
 
         return {**read_machine(self.data(variant), None), "bonuses": side.get("bonuses", 0)}
+
+    def terminal_view(self, console: Any, info: dict[str, Any], mode: str) -> Any:
+        from .terminal import PinguinosView
+
+        return PinguinosView(console, info, mode)

@@ -104,7 +104,7 @@ class LosTresPinguinos(PinguinosReports, GameBase[LowerData]):
         "upper": "line hit frequency (5-line paid games showing a prize as they land)",
     }
     capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"win_distribution", "par_sheet", "reachability", "machine_state"}
+        {"win_distribution", "par_sheet", "reachability", "machine_state", "terminal"}
     )
     autoplay_max_spins: ClassVar[int | None] = 100  # the seed: AUTO-PLAY "up to a maximum of 100"
 

@@ -45,3 +45,8 @@ class GnomesReports(StoredMaxWins):
         from .reach_construct import METHOD
 
         return METHOD
+
+    def terminal_view(self, console: Any, info: dict[str, Any], mode: str) -> Any:
+        from .terminal import GnomesView
+
+        return GnomesView(console, info, mode)

@@ -49,7 +49,7 @@ class ReignOfGnomes(GnomesReports, PlainGame[GnomesData]):
     name = "Reign of Gnomes"
     modes: ClassVar[list[str]] = ["base"]
     capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"win_distribution", "stated_sd", "tuning", "par_sheet", "reachability"}
+        {"win_distribution", "stated_sd", "tuning", "par_sheet", "reachability", "terminal"}
     )
 
     def __init__(self, variants: dict[str, GnomesData] | None = None) -> None:

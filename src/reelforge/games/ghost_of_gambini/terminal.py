@@ -1,5 +1,6 @@
-"""Terminal play of Ghost of Gambini: the magic shot, rewinds and collections of a spin, the
-piggy-bank tosses, and Lock & Spin's ghosts and frame boards, in words."""
+"""Ghost of Gambini in the terminal: the magic of a spin, the piggy banks' tosses and pops, a
+bought feature, and Lock & Spin's boards of frames (the spin's lines and the round's end are the
+engine view's)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from reelforge.engine.round import Round
+from reelforge.engine.terminal import TerminalView
 
 FEATURES = {"lock_spin": "Lock & Spin", "super_lock_spin": "Super Lock & Spin"}
 WILDS = {"gambini": "Gambini", "ghost": "The ghost"}
@@ -30,8 +32,7 @@ def ghosts_text(ghosts: list[dict[str, Any]]) -> str:
 
 
 def show_magic(c: Console, money: Callable[[int], str], rnd: Round, e: dict[str, Any]) -> None:
-    """Ghost of Gambini's spin: the magic shot, the rewinds, the ghost's coins, the
-    collection (all absent from other games' spins)."""
+    """A spin's magic: the magic shot, the rewinds, the ghost's coins, the collection."""
     if e.get("shot"):
         c.print(f"  magic shot: {WILDS.get(e['shot'], e['shot'])} lands in the center")
     if e.get("center_rewind"):
@@ -74,3 +75,41 @@ def board_table(board: list[int], title: str) -> Table:
     for row in range(rows):
         table.add_row(*(Text(*FRAMES[reel[row]]) for reel in reels))
     return table
+
+
+class GambiniView(TerminalView):
+    def show_event(self, rnd: Round, e: dict[str, Any]) -> None:
+        kind, c = e.get("type"), self.c
+        if kind == "buy":
+            c.print(
+                f"[bold magenta]Feature bought: {FEATURES.get(e['feature'], escape(str(e['feature'])))}[/]"
+            )
+        elif kind == "piggy_toss":
+            show_toss(c, e)
+        elif kind == "lock_spin_start":
+            name = FEATURES["super_lock_spin" if e["super"] else "lock_spin"]
+            c.print(f"\n[bold magenta]{name}![/] {e['spins']} spins; {ghosts_text(e['ghosts'])}")
+            c.print(board_table(e["board"], "Frames"))
+        elif kind == "lock_spin":
+            feature = rnd.state.get("feature", {})
+            name = FEATURES["super_lock_spin" if feature.get("super") else "lock_spin"]
+            c.print(
+                f"\n[bold]{name} spin {e['spin']}[/]: {ghosts_text(e['ghosts'])}; spins left {e['counter']}"
+            )
+            if e["ghosts"]:  # the board changed
+                c.print(board_table(e["board"], f"Frames after spin {e['spin']}"))
+        elif kind == "lock_spin_end":
+            name = FEATURES["super_lock_spin" if e["super"] else "lock_spin"]
+            if e["all_gold"]:
+                c.print("[bold yellow]ALL GOLD![/]")
+            for a in e["awards"]:
+                c.print(
+                    f"  {a['frame']} frame at {a['position']}: {escape(a['prize'])} "
+                    f"{self.money(a['credits'] * rnd.coin)}"
+                )
+            c.print(f"{name} over: wins {self.money(e['credits'] * rnd.coin)}")
+        else:
+            super().show_event(rnd, e)
+
+    def show_spin_extras(self, rnd: Round, e: dict[str, Any]) -> None:
+        show_magic(self.c, self.money, rnd, e)

@@ -1,4 +1,4 @@
-"""Terminal play of Los 3 Pinguinos' machine, above all its upper game (mode ``upper``).
+"""Los 3 Pinguinos' machine in the terminal, above all its upper game (mode ``upper``).
 
 :class:`MachineView` tells the machine's state (Bonuses, the vertical-lines counter, the
 accumulator of each upper bet, named by its bet), says before the first game whether the
@@ -22,7 +22,8 @@ from rich.table import Table
 from rich.text import Text
 
 from reelforge.engine.round import Action, Round
-from reelforge.play_text import bet_name, bonuses_text, plural, side_bets
+from reelforge.engine.terminal.text import bet_name, bonuses_text, plural, side_bets
+from reelforge.engine.terminal.view import Ask
 
 UPPER_EVENTS = {
     "upper_start",
@@ -52,8 +53,6 @@ PAID = {
     "bonus_cap": "Paid at once (the machine holds more Bonuses than the cap):",
     "double_end": "Paid:",
 }
-
-ReadLine = Callable[[str], "str | None"]  # a prompt in, the answer out (None: end of input)
 
 
 class MachineView:
@@ -132,7 +131,7 @@ class MachineView:
 
     # -- decisions --------------------------------------------------------------------------
 
-    def decide(self, rnd: Round, ask: ReadLine) -> Action | None:
+    def decide(self, rnd: Round, ask: Ask) -> Action | None:
         """The minigames' actions, asked with the key that plays them; None where the generic
         menu asks (Double-or-Bonuses, after its legend here)."""
         phase = rnd.state.get("phase")
@@ -149,7 +148,7 @@ class MachineView:
             self.double_legend(rnd)
         return None
 
-    def pick_platform(self, choices: list[int], default: int, ask: ReadLine) -> Action:
+    def pick_platform(self, choices: list[int], default: int, ask: Ask) -> Action:
         """Platforms as the player counts them, 1 to n (the rules number them from 0)."""
         n = len(choices)
         while True:
