@@ -366,16 +366,37 @@ def strip_the_waiting_round(route: Any) -> None:
     route.fulfill(response=response, json=body)
 
 
+@pytest.fixture
+def fresh(tmp_path: Any, browser: Any) -> Iterator[tuple[Tab, Operator]]:
+    """A server of its own, dealing from the start of its seeded stream: how many autoplayed
+    games pass before a nudge offer is then the same every run, whatever ran before (on the
+    module's server the stream had moved on, and the search took hundreds of games)."""
+    for server in browser_server(tmp_path, "20261219"):
+        op = Operator(server)
+        token = op.player("fresh-warmup", 0, currency="EUR")  # the first game list computes RTPs
+        r = httpx.get(f"{server.url}/games", headers={"Authorization": f"Bearer {token}"}, timeout=300)
+        assert r.status_code == 200, r.text
+        try:
+            for tab in new_tab(browser, server.url.removesuffix("/api/v1"), viewport=DESKTOP):
+                yield tab, op
+        finally:
+            op.close()
+
+
 @pytest.mark.parametrize("reply_without_round", [False, True], ids=["reply", "reply-without-round"])
 def test_autoplay_with_auto_off_stops_at_nudges_and_shows_them(
-    tab: Tab, operator: Operator, reply_without_round: bool
+    fresh: tuple[Tab, Operator], reply_without_round: bool
 ) -> None:
+    tab, operator = fresh
     token = operator.player(f"cab-autoplay-{reply_without_round}", EUROS * 1000, currency="EUR")
     page = tab.page
     if reply_without_round:
         page.route("**/api/v1/autoplay/next", strip_the_waiting_round)
     open_machine(tab, token)
     assert attr(tab, "data-auto-advance") == "0" and attr(tab, "data-auto-risk") == "0"
+    # The search for a nudge offer plays its games at a twentieth of their length: what is
+    # checked is where autoplay stops and what the machine shows then, not the reels' motion.
+    tab.speed(0.05)
     # each run: up to 100 games from the server's draws, until a nudge offer; offers come in
     # about 0.5% of games (a Bonus on every reel leaves them rare): 1,500 games miss one with a
     # chance near 1 in 2,500, and the first run or three usually meets one
@@ -394,6 +415,7 @@ def test_autoplay_with_auto_off_stops_at_nudges_and_shows_them(
         tab.idle()
     else:
         raise AssertionError("1,500 games without a nudge offer")
+    tab.speed(1)
 
     # The decision the server stopped for is on the machine: lamps, HOLD / ADVANCE, the marquee.
     waiting = operator.as_player(token, "GET", f"/rounds/pending?game={GAME_ID}")["rounds"]
