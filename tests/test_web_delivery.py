@@ -4,7 +4,9 @@ stale after a release.
 In-process (the real app): index.html names every file by its content hash and is itself
 ``no-cache``; every URL in it, and every module in its import map, answers 200, gzip-encoded,
 ``public, max-age=31536000, immutable``; an unversioned or outdated URL is revalidated
-(``no-cache`` with an ETag, 304 when unchanged); a changed file gets a new URL at once.  In
+(``no-cache`` with an ETag, 304 when unchanged); a changed file gets a new URL at once.  A
+game's own web folder is served at ``js/games/<id>/``, and nothing outside it through that
+path.  In
 Chromium: a cold load fetches every module once, by its versioned URL, compressed; the next
 visit takes them all from the browser's cache.  (The load time is measured by
 bench/client_load.py.)
@@ -19,6 +21,7 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -138,6 +141,46 @@ def test_a_new_release_gets_new_urls_at_once(tmp_path: Path) -> None:
     assert c.get(f"/js/ui.js?v={new}").text.endswith("// release 2\n")
     assert c.get(f"/js/ui.js?v={new}").headers["cache-control"] == YEAR
     assert c.get(f"/js/ui.js?v={old}").headers["cache-control"] == "no-cache"
+
+
+def test_a_game_folder_is_served_only_below_its_web_folder(tmp_path: Path) -> None:
+    """Straight to the app (no HTTP client tidies the path first): ``..`` out of a game's web
+    folder is refused, as is any path a game's id does not name; a game added later is served."""
+    root = tmp_path / "web"
+    (root / "js").mkdir(parents=True)
+    (root / "index.html").write_text('<html><head></head><body><script type="module" src="js/a.js"></script>')
+    (root / "js" / "a.js").write_text("export const a = 1;\n")
+    folder = tmp_path / "games" / "toy"
+    (folder / "web").mkdir(parents=True)
+    (folder / "web" / "index.js").write_text('import { a } from "../../a.js";\n')
+    (folder / "rules.py").write_text("SECRET = 1\n")
+    games = {"toy": SimpleNamespace(id="toy", folder=folder)}
+    files = ClientFiles(root, games.values())  # type: ignore[arg-type]
+    assert files.modules() == ["js/a.js", "js/games/toy/index.js"]
+    refused = [
+        "js/games/toy/../rules.py",
+        "js/games/toy/web/../../rules.py",
+        "js/games/../../games/toy/rules.py",
+        "js/games/toy/./index.js",
+        "js/games/toy",
+        "js/games/toy/",
+        "js/games/other/index.js",
+    ]
+    for rel in refused:
+        assert files.asset(rel) is None, rel
+    c = TestClient(Starlette(routes=[Mount("/", files)]))
+    assert c.get("/js/games/toy/index.js").text.startswith("import")
+    assert c.get("/js/games/toy/%2e%2e/rules.py").status_code == 404
+    assert '"./js/games/toy/index.js": "./js/games/toy/index.js?v=' in c.get("/").text
+    # A game added after the app was made (the server's tests do) is served at once.
+    later = tmp_path / "games" / "later"
+    (later / "web").mkdir(parents=True)
+    (later / "web" / "index.js").write_text("export {};\n")
+    games["later"] = SimpleNamespace(id="later", folder=later)
+    assert c.get("/js/games/later/index.js").status_code == 200
+    assert files.with_renderers({"games": [{"id": "toy"}, {"id": "x"}]}) == {
+        "games": [{"id": "toy", "client": "js/games/toy/index.js"}, {"id": "x"}]
+    }
 
 
 # -- in Chromium ---------------------------------------------------------------------------------
