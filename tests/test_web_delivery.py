@@ -4,7 +4,10 @@ stale after a release.
 In-process (the real app): index.html names every file by its content hash and is itself
 ``no-cache``; every URL in it, and every module in its import map, answers 200, gzip-encoded,
 ``public, max-age=31536000, immutable``; an unversioned or outdated URL is revalidated
-(``no-cache`` with an ETag, 304 when unchanged); a changed file gets a new URL at once.  In
+(``no-cache`` with an ETag, 304 when unchanged); a changed file gets a new URL at once.  A
+game's own renderer is served from its folder (``games/<pkg>/web/``) at ``js/games/<id>/``,
+mapped and versioned like the shared modules, named in the game list (``client``), and
+nothing outside its web folder is reachable through that path.  In
 Chromium: a cold load fetches every module once, by its versioned URL, compressed; the next
 visit takes them all from the browser's cache.  (The load time is measured by
 bench/client_load.py.)
@@ -13,12 +16,14 @@ bench/client_load.py.)
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
 import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -27,14 +32,32 @@ from fastapi.testclient import TestClient
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
+from reelforge.games import registry
 from reelforge.server.http.api import WEB_DIR
 from reelforge.server.http.webclient import ClientFiles
 from server_process import ServerProcess
-from server_support import client_for, make_server
+from server_support import OPERATOR_KEY, client_for, make_server
 from web_support import Operator, browser_server, chromium_browser, new_tab
 
 YEAR = "public, max-age=31536000, immutable"
 GZIP = {"Accept-Encoding": "gzip"}
+# The games with a renderer of their own: id -> their web folder (games/<pkg>/web/).
+GAME_WEB = {g.id: g.folder / "web" for g in registry().values() if (g.folder / "web" / "index.js").is_file()}
+
+
+def served_file(path: str) -> Path:
+    """The file a client URL path names: js/games/<id>/... in a game's web folder, else the
+    shared client's."""
+    game = re.fullmatch(r"js/games/([\w-]+)/(.+)", path)
+    return GAME_WEB[game.group(1)] / game.group(2) if game else WEB_DIR / path
+
+
+def client_modules() -> list[str]:
+    """Every module the client has, as URL paths: the shared ones and each game's own."""
+    found = [p.relative_to(WEB_DIR).as_posix() for p in WEB_DIR.rglob("*.js")]
+    for game_id, web in GAME_WEB.items():
+        found += [f"js/games/{game_id}/{p.relative_to(web).as_posix()}" for p in web.rglob("*.js")]
+    return sorted(found)
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +84,8 @@ def test_index_is_revalidated_and_names_every_file_by_its_hash(client: TestClien
     assert r.headers["content-type"].startswith("text/html")
     html = r.text
     urls = page_urls(html)
-    modules = sorted(p.relative_to(WEB_DIR).as_posix() for p in WEB_DIR.rglob("*.js"))
+    modules = client_modules()
+    assert {"js/games/reign-of-gnomes/index.js", "js/games/los-3-pinguinos/index.js"} <= set(modules)
     mapping = re.search(r'<script type="importmap">(.*?)</script>', html, re.S)
     imports = json.loads(mapping.group(1))["imports"]
     assert sorted(k.removeprefix("./") for k in imports) == modules  # every module is mapped
@@ -75,18 +99,18 @@ def test_index_is_revalidated_and_names_every_file_by_its_hash(client: TestClien
         assert got.status_code == 200, url
         assert got.headers["cache-control"] == YEAR, url
         assert got.headers["content-encoding"] == "gzip", url
-        assert got.content == (WEB_DIR / path).read_bytes(), url  # httpx undid the gzip
+        assert got.content == served_file(path).read_bytes(), url  # httpx undid the gzip
         assert got.headers["etag"] == f'"{query.removeprefix("v=")}-gz"'  # the gzip variant's tag
     # /index.html is the same page.
     assert client.get("/index.html").text == html
 
 
 def test_compressed_bodies_are_real_gzip_and_smaller(client: TestClient) -> None:
-    for path in ["js/game-screen.js", "css/app.css", "js/renderers/los-3-pinguinos.js"]:
+    for path in ["js/game-screen.js", "css/app.css", "js/games/los-3-pinguinos/index.js"]:
         with client.stream("GET", "/" + path, headers=GZIP) as r:
             assert r.headers["content-encoding"] == "gzip"
             wire = b"".join(r.iter_raw())
-        plain = (WEB_DIR / path).read_bytes()
+        plain = served_file(path).read_bytes()
         assert int(r.headers["content-length"]) == len(wire)
         assert gzip.decompress(wire) == plain
         assert len(wire) < len(plain) / 2, (path, len(wire), len(plain))
@@ -99,19 +123,20 @@ def test_compressed_bodies_are_real_gzip_and_smaller(client: TestClient) -> None
 
 
 def test_unversioned_or_outdated_urls_are_revalidated(client: TestClient) -> None:
-    plain = client.get("/css/gambini.css", headers=GZIP)  # a renderer adds its stylesheet by plain URL
+    css = "/js/games/ghost-of-gambini/gambini.css"
+    plain = client.get(css, headers=GZIP)  # a renderer adds its stylesheet by plain URL
     assert plain.status_code == 200
     assert plain.headers["cache-control"] == "no-cache"
     etag = plain.headers["etag"]
-    again = client.get("/css/gambini.css", headers={**GZIP, "If-None-Match": etag})
+    again = client.get(css, headers={**GZIP, "If-None-Match": etag})
     assert again.status_code == 304 and again.content == b""
     # The plain variant has its own tag: the gzip one does not revalidate it.
     identity = {"Accept-Encoding": "identity", "If-None-Match": etag}
-    assert client.get("/css/gambini.css", headers=identity).status_code == 200
-    old = client.get("/css/gambini.css?v=0123456789abcdef")  # a past release's hash
+    assert client.get(css, headers=identity).status_code == 200
+    old = client.get(f"{css}?v=0123456789abcdef")  # a past release's hash
     assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
     version = etag.strip('"').removesuffix("-gz")
-    assert client.get(f"/css/gambini.css?v={version}").headers["cache-control"] == YEAR
+    assert client.get(f"{css}?v={version}").headers["cache-control"] == YEAR
     # Nothing outside the client's folder, no folders, no writes.
     for path in ["/../pyproject.toml", "/%2e%2e/pyproject.toml", "/js/", "/js/.hidden", "/nope.js"]:
         assert client.get(path).status_code == 404, path
@@ -138,6 +163,91 @@ def test_a_new_release_gets_new_urls_at_once(tmp_path: Path) -> None:
     assert c.get(f"/js/ui.js?v={new}").text.endswith("// release 2\n")
     assert c.get(f"/js/ui.js?v={new}").headers["cache-control"] == YEAR
     assert c.get(f"/js/ui.js?v={old}").headers["cache-control"] == "no-cache"
+
+
+def test_a_games_renderer_is_served_from_its_own_folder(client: TestClient) -> None:
+    entry = GAME_WEB["reign-of-gnomes"] / "index.js"
+    assert entry.parent.parent.name == "reign_of_gnomes"  # games/reign_of_gnomes/web/index.js
+    assert not (WEB_DIR / "js" / "games").exists()  # nothing of a game's in the shared tree
+    html = client.get("/").text
+    found = re.search(r'<script type="importmap">(.*?)</script>', html, re.S)
+    imports = json.loads(found.group(1))["imports"]
+    version = hashlib.sha256(entry.read_bytes()).hexdigest()[:16]
+    url = imports["./js/games/reign-of-gnomes/index.js"]
+    assert url == f"./js/games/reign-of-gnomes/index.js?v={version}"
+    assert f'<link rel="modulepreload" href="{url}">' in html
+    got = client.get(url.removeprefix("."), headers=GZIP)
+    assert got.status_code == 200 and got.content == entry.read_bytes()
+    assert got.headers["cache-control"] == YEAR and got.headers["content-encoding"] == "gzip"
+    assert got.headers["content-type"].startswith("text/javascript")
+    assert "script-src 'self'" in got.headers["content-security-policy"]
+    # Its imports of the shared client are relative to where it is served, and land there.
+    shared = re.findall(r'from "(\.\./\.\./[^"]+)"', got.text)
+    assert "../../ui.js" in shared
+    for rel in shared:
+        assert f"./js/{rel.removeprefix('../../')}" in imports, rel
+    # A game's stylesheet comes from its folder too; the shared tree has none of it.
+    assert client.get("/js/games/ghost-of-gambini/gambini.css").status_code == 200
+    assert client.get("/css/gambini.css").status_code == 404
+    assert client.get("/js/renderers/reign-of-gnomes.js").status_code == 404
+    # The game list names each game's module; a game drawn by its kind's renderer has none.
+    listing = client.get("/api/v1/games", headers={"X-Operator-Key": OPERATOR_KEY}).json()["games"]
+    named = {g["id"]: g.get("client") for g in listing}
+    assert named["reign-of-gnomes"] == "js/games/reign-of-gnomes/index.js"
+    assert named["los-3-pinguinos"] == "js/games/los-3-pinguinos/index.js"
+    assert named["golden-scarab"] is None
+    # Nothing but the web folder's files: not the game's Python, not a folder, not another game.
+    for path in [
+        "/js/games/reign-of-gnomes/%2e%2e/rules.py",
+        "/js/games/reign-of-gnomes/%2e%2e/%2e%2e/%2e%2e/%2e%2e/pyproject.toml",
+        "/js/games/reign-of-gnomes/..%2frules.py",
+        "/js/games/reign-of-gnomes/.%2e/rules.py",
+        "/js/games/reign-of-gnomes/",
+        "/js/games/reign-of-gnomes",
+        "/js/games/golden-scarab/data/golden-scarab.toml",
+        "/js/games/nope/index.js",
+    ]:
+        assert client.get(path).status_code == 404, path
+
+
+def test_a_game_folder_is_served_only_below_its_web_folder(tmp_path: Path) -> None:
+    """Straight to the app (no HTTP client tidies the path first): ``..`` out of a game's web
+    folder is refused, as is any path a game's id does not name; a game added later is served."""
+    root = tmp_path / "web"
+    (root / "js").mkdir(parents=True)
+    (root / "index.html").write_text('<html><head></head><body><script type="module" src="js/a.js"></script>')
+    (root / "js" / "a.js").write_text("export const a = 1;\n")
+    folder = tmp_path / "games" / "toy"
+    (folder / "web").mkdir(parents=True)
+    (folder / "web" / "index.js").write_text('import { a } from "../../a.js";\n')
+    (folder / "rules.py").write_text("SECRET = 1\n")
+    games = {"toy": SimpleNamespace(id="toy", folder=folder)}
+    files = ClientFiles(root, games.values())  # type: ignore[arg-type]
+    assert files.modules() == ["js/a.js", "js/games/toy/index.js"]
+    refused = [
+        "js/games/toy/../rules.py",
+        "js/games/toy/web/../../rules.py",
+        "js/games/../../games/toy/rules.py",
+        "js/games/toy/./index.js",
+        "js/games/toy",
+        "js/games/toy/",
+        "js/games/other/index.js",
+    ]
+    for rel in refused:
+        assert files.asset(rel) is None, rel
+    c = TestClient(Starlette(routes=[Mount("/", files)]))
+    assert c.get("/js/games/toy/index.js").text.startswith("import")
+    assert c.get("/js/games/toy/%2e%2e/rules.py").status_code == 404
+    assert '"./js/games/toy/index.js": "./js/games/toy/index.js?v=' in c.get("/").text
+    # A game added after the app was made (the server's tests do) is served at once.
+    later = tmp_path / "games" / "later"
+    (later / "web").mkdir(parents=True)
+    (later / "web" / "index.js").write_text("export {};\n")
+    games["later"] = SimpleNamespace(id="later", folder=later)
+    assert c.get("/js/games/later/index.js").status_code == 200
+    assert files.with_renderers({"games": [{"id": "toy"}, {"id": "x"}]}) == {
+        "games": [{"id": "toy", "client": "js/games/toy/index.js"}, {"id": "x"}]
+    }
 
 
 # -- in Chromium ---------------------------------------------------------------------------------
@@ -179,6 +289,7 @@ def test_cold_load_fetches_versioned_compressed_files_then_the_cache_serves_them
         client = [r for r in responses if r.request.resource_type in ("script", "stylesheet")]
         modules = [r.url.removeprefix(base + "/") for r in client if r.request.resource_type == "script"]
         assert any(m.startswith("js/renderers/") for m in modules)  # the lobby drew every game's tile
+        assert any(m.startswith("js/games/reign-of-gnomes/index.js?") for m in modules)  # from its folder
         for r in client:
             assert r.status == 200, r.url
             assert r.headers.get("content-encoding") == "gzip", r.url

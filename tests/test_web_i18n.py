@@ -1,8 +1,9 @@
 """Languages: English and Spanish, from the locale files, in a real Chromium.
 
-* Static: every key the client's code asks for (``t("…")`` and ``tk("…")`` in web/js) has a
-  Spanish entry, every plural key has its English forms, every placeholder of a translation
-  is one its key fills, and the locale files hold no key the code no longer uses.
+* Static: every key the client's code asks for (``t("…")`` and ``tk("…")`` in web/js and in
+  the games' own renderers, games/*/web) has a Spanish entry, every plural key has its English
+  forms, every placeholder of a translation is one its key fills, and the locale files hold no
+  key the code no longer uses.
 * The language comes from the operator's launch parameter (``?lang=es``), else the browser's
   languages, else English; it is kept for the tab when the launch URL is left.
 * A round played in each language: the strings, ``<html lang>``, money by locale and
@@ -27,17 +28,23 @@ from server_process import ServerProcess
 from web_support import Operator, Tab, browser_server, chromium_browser, money, money_es, new_tab
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "reelforge" / "web"
+GAMES = WEB.parent / "games"
 KEY = re.compile(r'\b(?:t|tk)\(\s*"((?:[^"\\]|\\.)*)"')
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 GAME = "#/game/reign-of-gnomes"
 
 
+def client_code() -> list[Path]:
+    """Every module of the client: the shared ones (web/js) and the games' own (games/*/web)."""
+    return sorted((WEB / "js").rglob("*.js")) + sorted(GAMES.glob("*/web/**/*.js"))
+
+
 def used_keys() -> dict[str, str]:
     """Every key in the client's code: key -> the first file that uses it."""
     found: dict[str, str] = {}
-    for path in sorted((WEB / "js").rglob("*.js")):
+    for path in client_code():
         for m in KEY.finditer(path.read_text(encoding="utf-8")):
-            found.setdefault(json.loads(f'"{m.group(1)}"'), path.name)
+            found.setdefault(json.loads(f'"{m.group(1)}"'), path.relative_to(WEB.parent).as_posix())
     # The static page's strings (data-i18n text and data-i18n-attr attributes).
     html = (WEB / "index.html").read_text(encoding="utf-8")
     for m in re.finditer(r"<\w+[^>]*\sdata-i18n(?=[\s>])[^>]*>([^<]*)<", html):
@@ -82,10 +89,10 @@ IMPORTS_T = re.compile(r"import\s*\{[^}]*\bt\b[^}]*\}\s*from\s*\"[./]*/?i18n\.js
 
 
 def test_no_module_that_uses_t_binds_a_t_of_its_own() -> None:
-    users = [p for p in sorted((WEB / "js").rglob("*.js")) if IMPORTS_T.search(p.read_text(encoding="utf-8"))]
+    users = [p for p in client_code() if IMPORTS_T.search(p.read_text(encoding="utf-8"))]
     assert len(users) > 20, [p.name for p in users]
     found = [
-        f"{p.name}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+        f"{p.relative_to(WEB.parent).as_posix()}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
         for p in users
         for text in [p.read_text(encoding="utf-8")]
         for m in SHADOWS.finditer(text)

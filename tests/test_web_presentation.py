@@ -39,7 +39,7 @@ POUNDS = 100
 STAKE = 40  # the first bet level: 40 credits at 1p
 PHONE = {"width": 390, "height": 844}
 
-# Reign of Gnomes' idle window (js/renderers/reign-of-gnomes.js): no egg, no crown, and reels
+# Reign of Gnomes' idle window (games/reign_of_gnomes/web/index.js): no egg, no crown, and reels
 # 1 and 2 share no symbol.
 GNOMES_IDLE = [["KG", "A", "T"], ["Q", "MU", "N"], ["QN", "J", "K"], ["A", "KN", "T"], ["K", "MU", "Q"]]
 

@@ -335,6 +335,9 @@ def create_app(server: GameServer) -> FastAPI:
         log.exception("unhandled error", exc_info=exc)
         return json_response(500, {"error": {"code": "internal", "message": "internal error"}})
 
+    # The browser client's files, the games' own web folders with them (webclient.py).
+    client = ClientFiles(WEB_DIR, server.games.values())
+
     player = APIRouter(prefix="/api/v1", tags=["player"])
     operator = APIRouter(prefix="/api/v1/operator", tags=["operator"])
 
@@ -357,11 +360,12 @@ def create_app(server: GameServer) -> FastAPI:
     )
     def games(token: Token, x_operator_key: Annotated[str | None, Header()] = None) -> Response:
         """The games on offer to the session's player; with ``X-Operator-Key`` (instead of a
-        token), every game with its variants, modes and bet tables as the operator sees them."""
+        token), every game with its variants, modes and bet tables as the operator sees them.
+        A game with a browser renderer of its own names its module (``client``)."""
         if x_operator_key is not None:
             server.check_operator(x_operator_key)
-            return json_response(200, server.operator_games())
-        return json_response(200, server.list_games(token))
+            return json_response(200, client.with_renderers(server.operator_games()))
+        return json_response(200, client.with_renderers(server.list_games(token)))
 
     @player.get("/balance", responses=replies(200, m.Balance, PLAYER))
     def balance(token: Token) -> Response:
@@ -688,7 +692,7 @@ def create_app(server: GameServer) -> FastAPI:
     app.include_router(player)
     app.include_router(operator)
     # The browser client at / (after the API routes, which win): compressed, versioned, cached.
-    app.mount("/", ClientFiles(WEB_DIR), name="web")
+    app.mount("/", client, name="web")
     # The spin's two requests without FastAPI's per-request machinery (hot_routes.py), inside
     # the body limit and the error format, as the routes above are.
     app.add_middleware(

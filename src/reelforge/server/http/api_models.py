@@ -302,6 +302,11 @@ class GameInfo(Open):
     side_balances: list[str]
     play_settings: dict[str, bool] = Field(description="the switches the game offers and their defaults")
     autoplay_max_spins: int | None = Field(description="the cap in force; null: no autoplay")
+    client: str = sometimes(
+        "the game's own browser renderer, a module URL from the web client's root"
+        " (`js/games/<id>/index.js`, served from the game's folder); absent: the client draws"
+        " the game with the renderer of its kind (`renderer`) or its generic one"
+    )
 
 
 class Games(Reply):

@@ -1,5 +1,13 @@
 """The browser client's files, served fast and never stale.
 
+* The shared client is the ``web/`` folder (``index.html``, ``css/``, ``js/``, ``locales/``).
+  A game with a renderer of its own keeps it in its own folder, ``games/<pkg>/web/`` (its entry
+  module ``index.js``), and it is served as if it lay in the client's tree, at
+  ``js/games/<game id>/``: its imports of the shared modules are plain relative paths
+  (``../../ui.js``), and everything below holds for its files as for the shared ones.  The
+  game folders come from the registry's games (``game.id``, ``game.folder``), read at each
+  request; ``/games`` itself is the API's.  :meth:`ClientFiles.with_renderers` names each
+  game's module in the game list (``"client": "js/games/<id>/index.js"``).
 * Every file is named in the served ``index.html`` by its content hash (``js/app.js?v=<hash>``);
   JavaScript modules import each other by plain relative paths, so the page also gets an
   import map that sends each module's plain URL to its versioned one.  A versioned URL is
@@ -23,13 +31,18 @@ import json
 import mimetypes
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import Receive, Scope, Send
+
+if TYPE_CHECKING:
+    from reelforge.engine.game import Game
 
 YEAR = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
@@ -46,6 +59,10 @@ _TYPES = {
 }
 _COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".map"}
 _MIN_COMPRESS = 256  # smaller bodies gain nothing from gzip
+GAMES_URL = ("js", "games")  # js/games/<game id>/<file>: a game's own web folder
+GAME_WEB = "web"  # that folder, inside the game's folder
+GAME_ENTRY = "index.js"  # its entry module: createRenderer(ctx), lobbyTile(game) optionally
+_GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")  # ids that are one plain URL segment
 # href="css/app.css" / src="js/app.js" in index.html: local, relative URLs only.
 _LOCAL_URL = re.compile(r'(\s(?:href|src)=")(?![a-z][a-z0-9+.-]*:|/|#)([^"?#]+)(")', re.IGNORECASE)
 
@@ -103,11 +120,25 @@ def _accepts_gzip(headers: Headers) -> bool:
     return False
 
 
-class ClientFiles:
-    """An ASGI app serving the client directory (mounted at ``/`` after the API routes)."""
+def _modules(top: Path, prefix: tuple[str, ...]) -> list[str]:
+    """The JavaScript modules under ``top`` (hidden folders apart), as URL paths ``prefix/...``."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith((".js", ".mjs")) and not name.startswith("."):
+                found.append("/".join([*prefix, *Path(dirpath, name).relative_to(top).parts]))
+    return found
 
-    def __init__(self, root: Path) -> None:
+
+class ClientFiles:
+    """An ASGI app serving the client directory (mounted at ``/`` after the API routes), and the
+    web folders of ``games`` under ``js/games/<id>/``.  ``games`` is read again at each request
+    (a live view, e.g. ``server.games.values()``, sees a game added later)."""
+
+    def __init__(self, root: Path, games: Iterable[Game] = ()) -> None:
         self.root = root.resolve()
+        self.games = games
         self.assets: dict[str, Asset] = {}
         self.index_page: Asset | None = None
         self.index_key: object = None  # what index_page was made from
@@ -115,12 +146,39 @@ class ClientFiles:
 
     # -- files -----------------------------------------------------------------------------
 
+    def game_folders(self) -> dict[str, Path]:
+        """The web folder of each game with a renderer of its own (``web/index.js`` in its
+        folder), by game id."""
+        found = {}
+        for game in self.games:
+            web = Path(game.folder) / GAME_WEB
+            if _GAME_ID.fullmatch(game.id) and (web / GAME_ENTRY).is_file():
+                found[game.id] = web.resolve()
+        return found
+
+    def with_renderers(self, listing: dict) -> dict:
+        """A game list (``GET /games``) with ``client``, the URL path of its renderer module
+        from the client's root, on each game that has one of its own."""
+        folders = self.game_folders()
+        for info in listing["games"]:
+            if info.get("id") in folders:
+                info["client"] = "/".join([*GAMES_URL, info["id"], GAME_ENTRY])
+        return listing
+
     def _path(self, rel: str) -> Path | None:
-        """The file for a URL path inside the root, or None (missing, a folder, outside)."""
+        """The file for a URL path inside the root or a game's web folder, or None (missing,
+        a folder, outside)."""
         parts = [p for p in rel.split("/") if p]
         if any(p in (".", "..") or p.startswith(".") or "\\" in p for p in parts) or not parts:
             return None
-        path = self.root.joinpath(*parts)
+        n = len(GAMES_URL)
+        if tuple(parts[:n]) == GAMES_URL:
+            folder = self.game_folders().get(parts[n]) if len(parts) > n + 1 else None
+            if folder is None:
+                return None
+            path = folder.joinpath(*parts[n + 1 :])
+        else:
+            path = self.root.joinpath(*parts)
         return path if path.is_file() else None
 
     def asset(self, rel: str) -> Asset | None:
@@ -138,13 +196,11 @@ class ClientFiles:
         return made
 
     def modules(self) -> list[str]:
-        """Every JavaScript module of the client, as URL paths relative to the root."""
-        found = []
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                if name.endswith((".js", ".mjs")):
-                    found.append(Path(dirpath, name).relative_to(self.root).as_posix())
+        """Every JavaScript module of the client and of the games' web folders, as URL paths
+        relative to the root."""
+        found = _modules(self.root, ())
+        for game_id, folder in sorted(self.game_folders().items()):
+            found += _modules(folder, (*GAMES_URL, game_id))
         return found
 
     def index(self) -> Asset | None:

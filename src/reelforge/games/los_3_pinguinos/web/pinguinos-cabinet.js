@@ -1,5 +1,5 @@
 // Los 3 Pinguinos: the cabinet's lamps that follow the session and the machine's state, for
-// ./los-3-pinguinos.js (the machine `m`):
+// ./index.js (the machine `m`):
 //
 // * AUTO-PLAY where the profile forbids autoplay (GB): the button stays in its place, dark and
 //   marked "off", the key legend says so, and a press says why on the marquee; it starts nothing.
@@ -9,7 +9,7 @@
 // * An autoplay paused for the player's decision (nudges while AUTO is off) is said on the
 //   marquee, over the decision itself, instead of a note that would cover the marquee.
 
-import { t } from "../i18n.js";
+import { t } from "../../i18n.js";
 
 /** Whether the session's profile allows autoplay (recall and replay have no session: yes). */
 export function autoplayAllowed(ctx) {

@@ -2,7 +2,7 @@
 // or ended it, drawn by the game's own board (the same stones, numbered 1 to 15 as on the
 // game screen) with the stones picked in earlier steps, this step's picks marked.
 
-import { t } from "../i18n.js";
+import { t } from "../../i18n.js";
 
 const ICE = new Set(["ice_diamonds_start", "pick", "ice_diamonds_award"]);
 

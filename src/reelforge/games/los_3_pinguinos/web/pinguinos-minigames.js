@@ -5,9 +5,9 @@
 // a penguin brings its prize down).  Each view shows a `minigame_start` event and plays its
 // `minigame_end`; the upper game (./pinguinos-upper.js) owns the decisions.
 
-import { t, tk } from "../i18n.js";
-import { formatNumber } from "../money.js";
-import { h, svg, wait } from "../ui.js";
+import { t, tk } from "../../i18n.js";
+import { formatNumber } from "../../money.js";
+import { h, svg, wait } from "../../ui.js";
 import { use } from "./pinguinos-parts.js";
 
 const NAMES = { roulette: tk("Roulette"), fishing: tk("Fishing"), slides: tk("Slides") };

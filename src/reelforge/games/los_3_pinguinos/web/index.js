@@ -4,7 +4,7 @@
 // the PRIZE / BONUSES / BALANCE displays, the MESSAGE / RISK GAME marquee, the Disco's five
 // penguins, and the machine's own buttons: HOLD / ADVANCE under each reel, COLLECT, AUTO
 // (auto-advance), AUTO-RISK and AUTO-PLAY; PLAY is the game screen's big button.  Art:
-// ./pinguinos-art.js; look: css/pinguinos.css.
+// ./pinguinos-art.js; look: ./pinguinos.css.
 //
 // Every decision is taken over from the generic panel (`decision`): the reel buttons hold or
 // nudge, COLLECT collects (or ends the nudges), PLAY plays (the held game, the best nudge, a
@@ -17,12 +17,15 @@
 // an autoplay, a replay) switches to it by itself.  The lamps that follow the session and the
 // Bonuses (AUTO-PLAY where the profile forbids it, CHANGE GAME lit or dark, an autoplay paused
 // for a decision) live in ./pinguinos-cabinet.js.
+//
+// The game's renderer (createRenderer, lobbyTile), served from this folder at
+// js/games/los-3-pinguinos/index.js: ../../ is the shared client's js/ folder.
 
-import { newKey } from "../api.js";
-import { locale, t, tk } from "../i18n.js";
-import { formatPercent } from "../money.js";
-import { countUp, h, topModal, wait } from "../ui.js";
-import { featureIntro, featureTotal } from "./common.js";
+import { newKey } from "../../api.js";
+import { locale, t, tk } from "../../i18n.js";
+import { formatPercent } from "../../money.js";
+import { countUp, h, topModal, wait } from "../../ui.js";
+import { featureIntro, featureTotal } from "../../renderers/common.js";
 import { TILE_ART } from "./pinguinos-art.js";
 import { autoplayAllowed, autoplayPaused, endPause, refuseAutoplay, sayPaused, showAutoplayRule, showChangeGame } from "./pinguinos-cabinet.js";
 import { ensureArt, Reel, STOPS, use } from "./pinguinos-parts.js";

@@ -1,9 +1,9 @@
 // Los 3 Pinguinos: pieces both of the machine's games draw with: the art (one inline SVG
-// sprite, the stylesheet) and a reel of 16 symbols behind glass, moved stop by stop.  The
-// lower game (./los-3-pinguinos.js) and the upper game (./pinguinos-upper.js) each have three.
+// sprite, the stylesheets next to this module) and a reel of 16 symbols behind glass, moved stop by stop.  The
+// lower game (./index.js) and the upper game (./pinguinos-upper.js) each have three.
 
-import { t } from "../i18n.js";
-import { h, svg } from "../ui.js";
+import { t } from "../../i18n.js";
+import { h, svg } from "../../ui.js";
 import { sprite } from "./pinguinos-art.js";
 
 export const STOPS = 16;
@@ -12,7 +12,7 @@ const COPIES = 5; // the strip is drawn five times over: room to run and land
 export function ensureArt() {
   for (const [id, file] of [["l3p-style", "pinguinos.css"], ["l3p-style-upper", "pinguinos-upper.css"], ["l3p-style-cabinet", "pinguinos-cabinet.css"]]) {
     if (document.getElementById(id)) continue;
-    document.head.append(h("link", { id, rel: "stylesheet", href: new URL(`../../css/${file}`, import.meta.url).href }));
+    document.head.append(h("link", { id, rel: "stylesheet", href: new URL(`./${file}`, import.meta.url).href }));
   }
   if (!document.getElementById("l3p-sprite")) {
     const el = svg(sprite());

@@ -3,8 +3,8 @@
 // the feature lamps, the paytable and the bet chips), the paytable dialog, the rules and the
 // recall's words.  The upper game (./pinguinos-upper.js) owns and drives them.
 
-import { t } from "../i18n.js";
-import { h, svg } from "../ui.js";
+import { t } from "../../i18n.js";
+import { h, svg } from "../../ui.js";
 import { DoublePanel } from "./pinguinos-double.js";
 import { createMinigames, minigameName, wholeMoney } from "./pinguinos-minigames.js";
 import { Reel, use } from "./pinguinos-parts.js";

@@ -3,7 +3,7 @@
 // reels' cream paper; the penguins of the Disco and the lobby tile are drawn from the same
 // pieces.  The sprite is built when first drawn (sprite()): its symbols' words are translated.
 
-import { t } from "../i18n.js";
+import { t } from "../../i18n.js";
 
 const SANS = "system-ui, 'DejaVu Sans', 'Liberation Sans', sans-serif";
 

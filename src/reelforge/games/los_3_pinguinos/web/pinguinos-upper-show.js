@@ -4,9 +4,9 @@
 // SPIN and the end of the round; at once (instant) for a reload or a recall picture.  The
 // upper game (./pinguinos-upper.js) extends this class.
 
-import { t, tk } from "../i18n.js";
-import { countUp, h, wait } from "../ui.js";
-import { featureIntro, featureTotal } from "./common.js";
+import { t, tk } from "../../i18n.js";
+import { countUp, h, wait } from "../../ui.js";
+import { featureIntro, featureTotal } from "../../renderers/common.js";
 import { minigameName } from "./pinguinos-minigames.js";
 
 export class UpperShow {

@@ -4,8 +4,8 @@
 // fraction became (doubled, Bonuses, collected); and the money secured so far, paid when the
 // prize is played out.  The decisions are the upper game's (./pinguinos-upper.js).
 
-import { t } from "../i18n.js";
-import { h } from "../ui.js";
+import { t } from "../../i18n.js";
+import { h } from "../../ui.js";
 import { wholeMoney } from "./pinguinos-minigames.js";
 
 /** The fractions a prize is played in: `fraction` each, the last one what is left. */

@@ -1,13 +1,16 @@
 // Reign of Gnomes: 5x3 reels, 243 ways, Dragon Spins with the Golden Wheel on every free
 // spin (3x/5x/6x, Spin To Win, Random Wilds, Ice Diamonds).  Draws the reels, the wheel,
 // the Ice Diamonds stones, and the game's paytable and rules from the server's figures.
+//
+// The game's renderer (createRenderer, lobbyTile), served from this folder at
+// js/games/reign-of-gnomes/index.js: ../../ is the shared client's js/ folder.
 
-import { Reels } from "../reels.js";
-import { h, svg, wait, titleCase } from "../ui.js";
-import { formatNumber, formatPercent } from "../money.js";
-import { t, tk } from "../i18n.js";
-import { anticipation } from "../presentation.js";
-import { banner, featureIntro, featureTotal, winCaption } from "./common.js";
+import { Reels } from "../../reels.js";
+import { h, svg, wait, titleCase } from "../../ui.js";
+import { formatNumber, formatPercent } from "../../money.js";
+import { t, tk } from "../../i18n.js";
+import { anticipation } from "../../presentation.js";
+import { banner, featureIntro, featureTotal, winCaption } from "../../renderers/common.js";
 import { ICONS, sprite } from "./gnomes-art.js";
 import { iceRecallBoard } from "./gnomes-recall.js";
 

@@ -1,7 +1,7 @@
 // Reign of Gnomes symbol art: one inline SVG sprite (gradients + <symbol>s), drawn here,
 // no image files.  Each symbol has a 100x100 viewBox and is shown with <use href="#rog-XX">.
 
-import { t } from "../i18n.js";
+import { t } from "../../i18n.js";
 
 const SERIF = "Georgia, 'DejaVu Serif', 'Liberation Serif', serif";
 

@@ -3,8 +3,8 @@
 // (a press chooses it; PLAY then plays it) and the way back to the lower game, where Bonuses
 // are won.  Keys: arrows move, Space / Enter take the lit choice, Escape closes.
 
-import { t } from "../i18n.js";
-import { h } from "../ui.js";
+import { t } from "../../i18n.js";
+import { h } from "../../ui.js";
 
 export class BetOffer {
   /** @param {object} u the upper game (./pinguinos-upper.js) */

@@ -3,12 +3,15 @@
 // shot and Magic Rewind, the two piggy banks (per bet level, kept by the server), Lock & Spin
 // and Super Lock & Spin on a board of bronze, silver and gold frames, bonus buys, and the
 // game's paytable and rules from the server's figures.  Art: ./gambini-art.js.
+//
+// The game's renderer (createRenderer, lobbyTile), served from this folder at
+// js/games/ghost-of-gambini/index.js: ../../ is the shared client's js/ folder.
 
-import { countUp, h, svg, wait } from "../ui.js";
-import { t, tk } from "../i18n.js";
-import { formatNumber, formatPercent } from "../money.js";
-import { reducedMotion } from "../presentation.js";
-import { banner, featureIntro, featureTotal, winCaption } from "./common.js";
+import { countUp, h, svg, wait } from "../../ui.js";
+import { t, tk } from "../../i18n.js";
+import { formatNumber, formatPercent } from "../../money.js";
+import { reducedMotion } from "../../presentation.js";
+import { banner, featureIntro, featureTotal, winCaption } from "../../renderers/common.js";
 import { SPRITE, TILE_ART } from "./gambini-art.js";
 
 const ROWS = 3;
@@ -64,8 +67,8 @@ const tossLine = (by, into, k, params) => {
 
 function ensureSprite() {
   if (!document.getElementById("gog-style")) {
-    // The game's own stylesheet, next to the shared one (css/gambini.css).
-    const link = h("link", { id: "gog-style", rel: "stylesheet", href: new URL("../../css/gambini.css", import.meta.url).href });
+    // The game's own stylesheet (./gambini.css, in the game's folder), next to the shared one.
+    const link = h("link", { id: "gog-style", rel: "stylesheet", href: new URL("./gambini.css", import.meta.url).href });
     document.head.append(link);
   }
   if (!document.getElementById("gog-sprite")) {

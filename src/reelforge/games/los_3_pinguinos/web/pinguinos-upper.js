@@ -1,5 +1,5 @@
 // Los 3 Pinguinos, the upper game (mode "upper"), drawn inside the same cabinet as the lower
-// game (./los-3-pinguinos.js, which switches to it on CHANGE GAME): three reels in a 3 × 3
+// game (./index.js, which switches to it on CHANGE GAME): three reels in a 3 × 3
 // window with the five paylines drawn and the three vertical lines lit while the shared
 // counter is above zero, the accumulator of the chosen bet (8 pieces), the paytable of the
 // chosen bet (mixed sevens only where the bet has them), the six bets (cash + Bonuses), the
@@ -10,8 +10,8 @@
 // the platform under the cursor (the first unless moved) or plays a fraction; COLLECT takes
 // one fraction and, held, the whole prize; AUTO-RISK plays every fraction.
 
-import { t, tk } from "../i18n.js";
-import { h } from "../ui.js";
+import { t, tk } from "../../i18n.js";
+import { h } from "../../ui.js";
 import { cheapestUpperBet } from "./pinguinos-cabinet.js";
 import { BetOffer } from "./pinguinos-bet-offer.js";
 import { shortMoney } from "./pinguinos-minigames.js";
