@@ -9,6 +9,7 @@ moved, and history, recall and ``GET /balance`` show the values.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -45,6 +46,7 @@ class BonusGame:
     currencies: ClassVar[tuple[str, ...]] = ("GBP", "EUR")
     own_bet_modes: ClassVar[tuple[str, ...]] = ()
     autoplay_max_spins = None
+    folder = Path(__file__).parent  # the protocol's: a folder holding no web/ renderer
     capabilities: ClassVar[frozenset[str]] = frozenset()
     report_hit_names: ClassVar[dict[str, str]] = {}
 
