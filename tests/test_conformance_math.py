@@ -2,7 +2,8 @@
 protocol and the registry alone (no game's own module is imported here).  A new game is
 covered by registering it.
 
-- The game keeps its word: the protocol's attributes, the capabilities it declares.
+- The game keeps its word: the protocol's attributes, the capabilities it declares; its exact
+  report, kept on disk as a server keeps it, reads back equal to a fresh computation.
 - Its exact RTP lies inside the 99% interval of a fixed-seed Monte Carlo of its kernel
   (``simulate_chunk``), run long enough that an error of 0.3 points is caught with 90% power:
   n >= ((z99 + z90) * SD / 0.003)^2, the SD the game's exact law (or stated SD) gives.
@@ -22,6 +23,7 @@ import numpy as np
 import pytest
 
 from reelforge.engine.capabilities import CAPABILITIES, check_game, has
+from reelforge.engine.exact_store import ExactStore
 from reelforge.engine.game import Game, levels_for, stated_sd, win_distribution
 from reelforge.engine.stats import Z99
 from reelforge.games import get_game, registry
@@ -40,8 +42,9 @@ def case_id(case: tuple[str, str, str]) -> str:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_the_game_keeps_its_word(game_id: str) -> None:
+def test_the_game_keeps_its_word(game_id: str, tmp_path: Path) -> None:
     game = get_game(game_id)
+    store = ExactStore(tmp_path)
     check_game(game)
     assert set(game.capabilities) <= set(CAPABILITIES)
     assert game.default_variant in game.variants and "base" in game.modes
@@ -55,6 +58,9 @@ def test_the_game_keeps_its_word(game_id: str) -> None:
             exact = game.exact(variant=variant, mode=mode)
             assert exact["game"] == game.id and exact["mode"] == mode
             assert 0 < exact["rtp"] < 1.2, exact["rtp"]
+            # The figures a server keeps on disk read back as this fresh computation.
+            store.keep(game, variant, mode, exact)
+            assert store.kept(game, variant, mode) == exact
 
 
 def exact_sd(game: Game, variant: str, mode: str) -> float | None:

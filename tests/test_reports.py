@@ -320,7 +320,7 @@ def test_the_theoretical_figures_come_from_the_exact_math() -> None:
     assert theoretical(METER, "test", "base") is theoretical(METER, "test", "base")
 
 
-def test_gnomes_sd_comes_from_its_exact_moments_before_its_law(monkeypatch) -> None:
+def test_gnomes_sd_comes_from_its_exact_moments_before_its_law(monkeypatch, tmp_path) -> None:
     """Reign of Gnomes states its SD from its exact moments (``Game.stated_sd``): the report
     takes it and never computes the slower law; the calculations are stood in for."""
     from types import SimpleNamespace
@@ -332,6 +332,7 @@ def test_gnomes_sd_comes_from_its_exact_moments_before_its_law(monkeypatch) -> N
     def no_law(*_: object, **__: object) -> None:
         raise AssertionError("the law is not computed where the game states its SD")
 
+    monkeypatch.setenv("REELFORGE_FIGURES_DIR", str(tmp_path))  # no kept figures: the stand-in runs
     monkeypatch.setattr(type(game), "exact", lambda self, variant=None, mode="base": {"rtp": 0.94})
     monkeypatch.setattr(type(game), "win_distribution", no_law)
     credits = game.data().game.base_credits  # type: ignore[attr-defined]
@@ -341,12 +342,13 @@ def test_gnomes_sd_comes_from_its_exact_moments_before_its_law(monkeypatch) -> N
     assert "moments" in (theory.sd_source or "") and theory.note is None
 
 
-def test_gambinis_base_sd_comes_from_its_exact_moments(monkeypatch) -> None:
+def test_gambinis_base_sd_comes_from_its_exact_moments(monkeypatch, tmp_path) -> None:
     """Its base game has no exact law (NotImplementedError) but exact first two moments;
     the slow calculations are stood in for, the routing is what is checked."""
     from reelforge.games.ghost_of_gambini import distribution
 
     game = get_game(GAMBINI)
+    monkeypatch.setenv("REELFORGE_FIGURES_DIR", str(tmp_path))  # no kept figures: the stand-in runs
     monkeypatch.setattr(type(game), "exact", lambda self, variant=None, mode="base": {"rtp": 0.96})
     monkeypatch.setattr(distribution, "base_figures", lambda d: {"volatility_index": {"value": 12.75}})
     theory = compute_theory(GAMBINI, game.default_variant, "base")

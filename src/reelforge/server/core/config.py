@@ -20,6 +20,9 @@ class Settings(BaseSettings):
 
     db: str = Field(default="", description="SQLAlchemy URL; empty means SQLite in data_dir")
     data_dir: Path = DEFAULT_DATA_DIR
+    # Where the games' exact figures are kept once computed (engine/exact_store.py); unset:
+    # $REELFORGE_FIGURES_DIR, else the user's cache (~/.cache/reelforge/figures).
+    figures_dir: Path | None = None
     # Secrets are SecretStr: a settings repr or validation error never shows them.
     operator_key: SecretStr = Field(
         default=SecretStr(""), description="operator API key; empty: generated and saved"

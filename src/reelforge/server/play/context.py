@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.exc import IntegrityError
 
+from reelforge.engine.exact_store import ExactStore
 from reelforge.engine.game import Game
 from reelforge.games import registry
 from reelforge.rng import RandomSource, ScriptedRandom, SeededRandom, SystemRandom
@@ -106,6 +107,9 @@ class ServerContext:
         )
         self._hooks = threading.local()  # this thread's transaction's after-commit hooks
         self.games: dict[str, Game] = dict(registry())
+        # Exact figures: kept on disk per data file and code (engine/exact_store.py), so a new
+        # process reads them instead of computing them; held here once read.
+        self.figures = ExactStore(settings.figures_dir)
         self._exact_cache: dict[tuple[str, str], dict[str, Any]] = {}
         # PostgreSQL: each request's transaction in pipeline mode (see sql.Pipelined).
         self.pipelined = self.engine.dialect.name == "postgresql" and self.engine.dialect.driver == "psycopg"
@@ -247,7 +251,7 @@ class ServerContext:
     def exact_for(self, game: Game, variant: str) -> dict[str, Any]:
         key = (game.id, variant)
         if key not in self._exact_cache:
-            self._exact_cache[key] = game.exact(variant)
+            self._exact_cache[key] = self.figures.exact(game, variant)
         return self._exact_cache[key]
 
     def source(self, script: list[int] | None) -> RandomSource:

@@ -1,7 +1,8 @@
 """The theoretical figures an operator report compares play with, per (game, variant, mode).
 
-* ``rtp``: the game's exact calculator, ``game.exact(variant=..., mode=...)["rtp"]``, a
-  return per unit of the round's stake (a bought feature's stake is its price).
+* ``rtp``: the game's exact calculator, ``game.exact(variant=..., mode=...)["rtp"]`` (as kept
+  once computed: engine/exact_store.py), a return per unit of the round's stake (a bought
+  feature's stake is its price).
 * ``sd``: the standard deviation of one round's win in stakes, from the game's exact win
   distribution, or the exact SD the game states itself (``Game.stated_sd``: Reign of Gnomes'
   first two moments, quicker; Ghost of Gambini's base game, which has no law), named.  Where
@@ -22,6 +23,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any
 
+from reelforge.engine.exact_store import ExactStore
 from reelforge.engine.game import Game, stated_sd, win_distribution
 from reelforge.games import get_game
 
@@ -65,7 +67,7 @@ def compute_theory(game_id: str, variant: str, mode: str) -> Theory:
     if variant not in game.variants or mode not in game.modes:
         return Theory(None, None, None, False, f"{game_id} has no variant {variant} / mode {mode} here")
     try:
-        rtp = float(game.exact(variant=variant, mode=mode)["rtp"])
+        rtp = float(ExactStore().exact(game, variant, mode)["rtp"])
     except NotImplementedError:
         return Theory(None, None, None, False, "the game has no exact RTP here")
     side = tuple(getattr(game, "side_balances", ()))
