@@ -5,8 +5,10 @@ covered by registering it.
 - The game keeps its word: the protocol's attributes, the capabilities it declares; its exact
   report, kept on disk as a server keeps it, reads back equal to a fresh computation.
 - Its exact RTP lies inside the 99% interval of a fixed-seed Monte Carlo of its kernel
-  (``simulate_chunk``), run long enough that an error of 0.3 points is caught with 90% power:
-  n >= ((z99 + z90) * SD / 0.003)^2, the SD the game's exact law (or stated SD) gives.
+  (``simulate_chunk``), run long enough that an error of 0.3 points is caught with 90% power
+  at the default variant of every mode (the one dealt unless the operator picks another), 0.5
+  points at the other variants (the same calculator and kernel on other data):
+  n >= ((z99 + z90) * SD / tolerance)^2, the SD the game's exact law (or stated SD) gives.
 - Its kernel plays the readable rules draw for draw: the same seed through ``simulate_chunk``
   and through ``start``/``act`` on ``SeededRandom`` (the rules' auto play, the player state
   carried from round to round) gives the same total win, sum of squares and hit count, to
@@ -30,7 +32,8 @@ from reelforge.games import get_game, registry
 from reelforge.rng import SeededRandom
 
 Z90 = 1.2815515655446004  # one-sided 90%: the power asked of the RTP check
-TOLERANCE = 0.003  # an RTP error of 0.3 points must be caught
+TOLERANCE = 0.003  # an RTP error of 0.3 points must be caught at the default variant
+OTHER_TOLERANCE = 0.005  # and of 0.5 points at the others
 KERNEL_ROUNDS = 3_000
 
 GAMES = sorted(registry())
@@ -76,27 +79,30 @@ def exact_sd(game: Game, variant: str, mode: str) -> float | None:
     return None if stated is None else stated[0]
 
 
-def rounds_needed(sd: float) -> int:
-    return math.ceil(((Z99 + Z90) * sd / TOLERANCE) ** 2)
+def rounds_needed(sd: float, tolerance: float) -> int:
+    return math.ceil(((Z99 + Z90) * sd / tolerance) ** 2)
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_exact_rtp_lies_in_a_monte_carlo_that_catches_0_3_points(case: tuple[str, str, str]) -> None:
+def test_exact_rtp_lies_in_a_monte_carlo_that_catches_a_small_error(case: tuple[str, str, str]) -> None:
     game_id, variant, mode = case
     game = get_game(game_id)
-    exact = game.exact(variant=variant, mode=mode)
-    seed = np.random.SeedSequence([20261205, GAMES.index(game_id), game.variants.index(variant)])
+    tolerance = TOLERANCE if variant == game.default_variant else OTHER_TOLERANCE
+    # The exact report as a server keeps it (test_the_game_keeps_its_word: equal to a fresh one).
+    exact = ExactStore().exact(game, variant, mode)
+    seed = np.random.SeedSequence([20261206, GAMES.index(game_id), game.variants.index(variant)])
     sd = exact_sd(game, variant, mode)
     if sd is None:  # no exact SD: a pilot run's, 10% wider for its own error
         pilot = game.simulate_chunk(200_000, seed.spawn(1)[0], variant=variant, mode=mode).summary()
         sd = 1.1 * pilot["std"]
-    n = rounds_needed(1.05 * sd)  # a margin: the kernel's play may spread a little wider than the law's
+    # A margin: the kernel's play may spread a little wider than the law's.
+    n = rounds_needed(1.05 * sd, tolerance)
     s = game.simulate_chunk(n, seed, variant=variant, mode=mode).summary()
     capped = bool(exact.get("max_win_cap_included", True))
     lo, hi = s["ci99"] if capped else s["ci99_uncapped"]
     assert lo <= exact["rtp"] <= hi, (exact["rtp"], (lo, hi), n)
     detectable = (hi - lo) / 2 * (Z99 + Z90) / Z99  # from the run's own SD
-    assert detectable <= TOLERANCE * 1.02, (detectable, n)  # the size held
+    assert detectable <= tolerance * 1.02, (detectable, n)  # the size held
 
 
 def rules_play(game: Game, variant: str, mode: str, seed: np.random.SeedSequence, rounds: int) -> np.ndarray:
@@ -137,7 +143,7 @@ def test_a_game_with_a_side_balance_holds_its_kernel_to_its_rules_in_its_own_tes
 def test_the_kernel_plays_the_rules_draw_for_draw(case: tuple[str, str, str]) -> None:
     game_id, variant, mode = case
     game = get_game(game_id)
-    seed = np.random.SeedSequence([20261206, GAMES.index(game_id), game.modes.index(mode)])
+    seed = np.random.SeedSequence([20261205, GAMES.index(game_id), game.modes.index(mode)])
     stats = game.simulate_chunk(KERNEL_ROUNDS, seed, variant=variant, mode=mode)
     wins = rules_play(game, variant, mode, seed, KERNEL_ROUNDS)
     stake = levels_for(game, variant, mode)[0].stake
