@@ -170,7 +170,8 @@ def test_free_spins_ice_diamonds_reload_then_history_recall_and_replay(
     tab.idle()
     tab.script(trigger_script(gnomes_data))
     page.keyboard.press("Space")
-    page.wait_for_selector("[data-testid=banner-free-spins]")
+    # The spin's reels and wins play out first: slow on a loaded machine (it once took 30 s).
+    page.wait_for_selector("[data-testid=banner-free-spins]", timeout=90_000)
     tab.shot("05-free-spins-awarded")
     page.wait_for_selector("[data-testid=decision-panel][data-actions='spin']:not([hidden])")
     assert "10 Dragon Spins won" in tab.text("[data-testid=decision-panel]")

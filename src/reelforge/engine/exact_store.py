@@ -94,7 +94,7 @@ class ExactStore:
         variant = variant or game.default_variant
         try:
             figures_key(game, variant, mode)
-        except (TypeError, ValueError, OSError):  # data with no canonical form: never kept
+        except (AttributeError, TypeError, ValueError, OSError):  # no data to digest: never kept
             return game.exact(variant=variant, mode=mode)
         found = self.kept(game, variant, mode)
         if found is not None:
