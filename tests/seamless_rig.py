@@ -15,13 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 from sqlalchemy import Engine, text
 
 from reelforge.server.core.config import Settings
 from reelforge.server.runtime.service import GameServer
 from reelforge.server.storage.db import make_engine
-from server_process import OP_HEADERS, OPERATOR_KEY, ServerProcess
+from server_process import OP_HEADERS, OPERATOR_KEY, ServerProcess, local_client
 from wallet_support import SECRET, WalletServer
 
 METER = "test-meter"
@@ -65,7 +64,7 @@ class SeamlessRig:
         self.data_dir = data_dir
         self.engine: Engine = make_engine(db_url)
         self.keys = itertools.count(1)
-        self.http = httpx.Client(timeout=30)
+        self.http = local_client(timeout=30)
 
     def close(self) -> None:
         self.http.close()

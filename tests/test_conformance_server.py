@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 import pytest
 
 from reelforge.analysis.reachability.sequences import load_sequences
@@ -27,7 +26,7 @@ from reelforge.engine.game import levels_for
 from reelforge.engine.round import Action
 from reelforge.games import get_game, registry
 from reelforge.rng import ReplayRandom
-from server_process import OP_HEADERS, ServerPool, check_books
+from server_process import LOCAL, OP_HEADERS, ServerPool, check_books
 
 CREDIT = 100_000_000
 RANDOM_ROUNDS = 25
@@ -65,7 +64,7 @@ class Player:
     def operator(self, method: str, path: str, body: dict[str, Any]) -> Any:
         headers = {**OP_HEADERS, "Idempotency-Key": self._key()}
         url = self.server.url + "/operator" + path
-        r = httpx.request(method, url, json=body, headers=headers, timeout=60)
+        r = LOCAL.request(method, url, json=body, headers=headers, timeout=60)
         assert r.status_code in (200, 201), r.text
         return r.json()
 
@@ -73,7 +72,7 @@ class Player:
         headers = {"Authorization": f"Bearer {self.token}"}
         if method == "POST":
             headers["Idempotency-Key"] = self._key()
-        r = httpx.request(method, self.server.url + path, json=body, headers=headers, timeout=60)
+        r = LOCAL.request(method, self.server.url + path, json=body, headers=headers, timeout=60)
         assert r.status_code in ok, (path, r.text)
         return r.json()
 

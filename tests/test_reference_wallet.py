@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from reelforge.seamless.client import SeamlessClient, WalletRefused, WalletUnavailable
 from reelforge.seamless.protocol import DebitRequest, canonical_json, sign_headers
 from reelforge.seamless.reference_wallet import PlayerSeed, create_app
+from server_process import LOCAL
 from wallet_support import SECRET, WalletServer
 
 SHORT = 0.4  # the client's timeout in the fault scenarios
@@ -390,7 +391,7 @@ def _wait_ready(proc: subprocess.Popen[bytes], url: str) -> None:
     while True:
         assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
         with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(url + "/health", timeout=1).status_code == 200:
+            if LOCAL.get(url + "/health", timeout=1).status_code == 200:
                 return
         assert time.monotonic() < deadline, "the wallet did not start"
         time.sleep(0.05)

@@ -27,7 +27,7 @@ import pytest
 
 from conftest import drop_pg_database, fresh_pg_database
 from seamless_rig import SeamlessRig, seamless_env
-from server_process import ServerPool
+from server_process import ServerPool, local_client
 from wallet_support import WalletServer
 
 # A longer run: REELFORGE_SEAMLESS_SOAK_SECONDS=600 REELFORGE_SEAMLESS_SOAK_PLAYERS=8 pytest -s
@@ -69,7 +69,7 @@ class Player(threading.Thread):
         self.refused = 0  # starts refused 503 wallet_unavailable (nothing happened)
         self.keys = 0
         self.error: BaseException | None = None
-        self.http = httpx.Client(timeout=20)
+        self.http = local_client(timeout=20)
 
     def run(self) -> None:
         try:

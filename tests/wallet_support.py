@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from reelforge.seamless.client import SeamlessClient
-from server_process import free_port
+from server_process import LOCAL, free_port, local_client
 
 SECRET = "test-shared-secret"
 _CLI = "import sys; from reelforge.cli import app; sys.argv[0] = 'reelforge'; app()"
@@ -35,7 +35,7 @@ class WalletServer:
         self.log_path = self.db_path.with_suffix(".log")
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
-        self.http = httpx.Client(timeout=10)
+        self.http = local_client(timeout=10)
 
     @property
     def url(self) -> str:
@@ -60,7 +60,7 @@ class WalletServer:
                     start_new_session=True,
                 )
             if self._wait_ready(timeout):
-                self.http = httpx.Client(base_url=self.url, timeout=10)
+                self.http = local_client(base_url=self.url, timeout=10)
                 return self
             if attempt == 2 or "address already in use" not in self._log().lower():
                 raise RuntimeError(f"the reference wallet did not start:\n{self._log()}")
@@ -71,7 +71,7 @@ class WalletServer:
         assert self.proc is not None
         while self.proc.poll() is None and time.monotonic() < deadline:
             try:
-                if httpx.get(self.url + "/health", timeout=1.0).status_code == 200:
+                if LOCAL.get(self.url + "/health", timeout=1.0).status_code == 200:
                     return True
             except httpx.HTTPError:
                 pass

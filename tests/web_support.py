@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from reelforge.server.core.config import Settings
-from server_process import OP_HEADERS, ServerProcess
+from server_process import OP_HEADERS, ServerProcess, local_client
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -63,7 +62,7 @@ class Operator:
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        self.http = httpx.Client(base_url=server.url, timeout=30)
+        self.http = local_client(base_url=server.url, timeout=30)
 
     def key(self) -> dict[str, str]:
         return {**OP_HEADERS, "Idempotency-Key": f"web-test-{next(_keys)}"}
