@@ -8,7 +8,7 @@ covered by registering it.
   (``simulate_chunk``), run long enough that an error of 0.3 points is caught with 90% power
   at the default variant of every mode (the one dealt unless the operator picks another), 0.5
   points at the other variants (the same calculator and kernel on other data):
-  n >= ((z99 + z90) * SD / tolerance)^2, the SD the game's exact law (or stated SD) gives.
+  n >= ((z99 + z90) * SD / tolerance)^2, the SD the game states or, where it states none, its exact law's.
 - Its kernel plays the readable rules draw for draw: the same seed through ``simulate_chunk``
   and through ``start``/``act`` on ``SeededRandom`` (the rules' auto play, the player state
   carried from round to round) gives the same total win, sum of squares and hit count, to
@@ -45,9 +45,9 @@ def case_id(case: tuple[str, str, str]) -> str:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_the_game_keeps_its_word(game_id: str, tmp_path: Path) -> None:
+def test_the_game_keeps_its_word(game_id: str) -> None:
     game = get_game(game_id)
-    store = ExactStore(tmp_path)
+    store = ExactStore()  # the one the server and the Monte Carlo below read
     check_game(game)
     assert set(game.capabilities) <= set(CAPABILITIES)
     assert game.default_variant in game.variants and "base" in game.modes
@@ -61,13 +61,19 @@ def test_the_game_keeps_its_word(game_id: str, tmp_path: Path) -> None:
             exact = game.exact(variant=variant, mode=mode)
             assert exact["game"] == game.id and exact["mode"] == mode
             assert 0 < exact["rtp"] < 1.2, exact["rtp"]
-            # The figures a server keeps on disk read back as this fresh computation.
-            store.keep(game, variant, mode, exact)
+            # The figures a server keeps on disk read back as this fresh computation: the
+            # ones kept by an earlier run of this code and data, or these, kept now.
+            if store.kept(game, variant, mode) is None:
+                store.keep(game, variant, mode, exact)
             assert store.kept(game, variant, mode) == exact
 
 
 def exact_sd(game: Game, variant: str, mode: str) -> float | None:
-    """One round's SD in stakes from the game's exact law or the SD it states; None: neither."""
+    """One round's SD in stakes: the SD the game states (quicker to have: Reign of Gnomes' first
+    two moments take 4 s, its law 12 s), else its exact law's; None: neither."""
+    stated = stated_sd(game, variant, mode)
+    if stated is not None:
+        return stated[0]
     if has(game, "win_distribution"):
         try:
             law = win_distribution(game, variant, mode)
@@ -75,8 +81,7 @@ def exact_sd(game: Game, variant: str, mode: str) -> float | None:
             law = None
         if law is not None:
             return float(law.sd().value)
-    stated = stated_sd(game, variant, mode)
-    return None if stated is None else stated[0]
+    return None
 
 
 def rounds_needed(sd: float, tolerance: float) -> int:
