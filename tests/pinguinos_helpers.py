@@ -92,13 +92,13 @@ def judge(symbols: tuple[str, str, str], d: LowerData = D) -> tuple[str, int]:
 
 
 def has_pair(symbols: tuple[str, str, str], d: LowerData = D) -> bool:
-    """Two reels showing one paying symbol (or the Speaker), a wild standing in for it."""
-    kinds = [*d.pays, d.disco]
-    return any(
-        sum(s in (k, d.wild) for s in pair) == 2 and k in pair
-        for k in kinds
-        for pair in ((symbols[0], symbols[1]), (symbols[1], symbols[2]), (symbols[0], symbols[2]))
-    )
+    """Two reels showing one paying symbol (or the Speaker), a wild standing in for it: of
+    some pair of reels, one shows such a symbol and the other the same or the wild."""
+    kinds = {*d.pays, d.disco}
+    for a, b in ((symbols[0], symbols[1]), (symbols[1], symbols[2]), (symbols[0], symbols[2])):
+        if (a in kinds and b in (a, d.wild)) or (b in kinds and a == d.wild):
+            return True
+    return False
 
 
 def moved(stops: Stops, vector: Iterable[int]) -> Stops:
