@@ -127,3 +127,39 @@ def test_money_is_integers_and_bets_are_checked() -> None:
         find_bet(levels, 81)
     with pytest.raises(InvalidBet):
         find_bet(levels, 80.0)  # type: ignore[arg-type]
+
+
+def test_a_copied_round_equals_a_deep_copy_and_shares_nothing_that_changes() -> None:
+    """``Round.copied`` (what every game's ``act`` changes) against pydantic's deep copy, at
+    every step of rounds of every registered game, the player state carried."""
+    import numpy as np
+
+    from reelforge.engine.game import InsufficientSideBalance, levels_for
+    from reelforge.games import get_game, registry
+
+    steps = 0
+    for game_id in sorted(registry()):
+        game = get_game(game_id)
+        rng = SeededRandom(np.random.SeedSequence(7))
+        player_state = None  # carried over the modes: the base game wins what the upper game plays
+        for mode in game.modes:
+            stake = levels_for(game, game.default_variant, mode)[0].stake
+            for _ in range(400):
+                try:
+                    rnd = game.start(stake, rng, mode=mode, player_state=player_state)
+                except InsufficientSideBalance:
+                    break
+                while True:
+                    copy = rnd.copied()
+                    assert copy == rnd.model_copy(deep=True) and copy is not rnd
+                    copy.events.append({"type": "marker"})
+                    copy.state["marker"] = [1]
+                    for event in copy.events:
+                        event["marker"] = True
+                    assert all("marker" not in e for e in rnd.events) and "marker" not in rnd.state
+                    if rnd.complete:
+                        break
+                    rnd = game.act(rnd, rnd.default_action(), rng)
+                    steps += 1
+                player_state = rnd.player_state
+    assert steps > 1_000  # free spins, picks, Lock & Spin, nudges, the upper game

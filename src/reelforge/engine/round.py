@@ -8,6 +8,7 @@ JSON continues identically (the server stores it after each step).
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -76,6 +77,20 @@ class Round(BaseModel):
         names = [spec.name for spec in self.actions]
         raise InvalidAction(f"action {action.name!r} is not allowed now; allowed: {names}")
 
+    def copied(self) -> Round:
+        """A deep copy for ``act`` to change, equal to ``model_copy(deep=True)``'s: the round's
+        JSON trees (events, state, player state) copied node by node, about ten times quicker
+        than ``copy.deepcopy`` (which a long round's events made the cost of a step).  Shared
+        references inside a round are not kept shared, as a round rebuilt from its JSON has none."""
+        return self.model_copy(
+            update={
+                "events": _tree(self.events),
+                "actions": [a.model_copy() for a in self.actions],
+                "state": _tree(self.state),
+                "player_state": _tree(self.player_state),
+            }
+        )
+
     def default_action(self) -> Action:
         """The default play: what the server does for a player who is gone."""
         if self.complete:
@@ -88,3 +103,21 @@ class Round(BaseModel):
         data = self.model_dump(exclude={"state"})
         data["state"] = {k: v for k, v in self.state.items() if not k.startswith("_")}
         return data
+
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _tree(x: Any) -> Any:
+    """A copy of a JSON-like tree: dicts, lists and tuples rebuilt, atoms shared, anything
+    else deep-copied."""
+    t = type(x)
+    if t is dict:
+        return {k: _tree(v) for k, v in x.items()}
+    if t is list:
+        return [_tree(v) for v in x]
+    if t in _ATOMS:
+        return x
+    if t is tuple:
+        return tuple(_tree(v) for v in x)
+    return copy.deepcopy(x)

@@ -296,7 +296,7 @@ class LosTresPinguinos(PinguinosReports, GameBase[LowerData]):
             raise InvalidAction(f"round of {round_.game!r} passed to {self.id!r}")
         round_.allowed(action)
         d = self.data(round_.variant)
-        rnd = round_.model_copy(deep=True)
+        rnd = round_.copied()
         self.advance(d, rnd, action, rng)
         return rnd
 

@@ -183,7 +183,7 @@ class ReignOfGnomes(GnomesReports, PlainGame[GnomesData]):
     def act(self, round_: Round, action: Action, rng: RandomSource) -> Round:
         round_.allowed(action)
         d = self.data(round_.variant)
-        rnd = round_.model_copy(deep=True)
+        rnd = round_.copied()
         rnd.step += 1
         if action.name == "spin":
             self._free_spin(d, rnd, rng)

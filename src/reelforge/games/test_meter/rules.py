@@ -227,7 +227,7 @@ class TestMeter(PlainGame[MeterData]):
             raise InvalidAction(f"round of {round_.game!r} passed to {self.id!r}")
         round_.allowed(action)
         d = self.data(round_.variant)
-        rnd = round_.model_copy(deep=True)  # the round passed in is never changed
+        rnd = round_.copied()  # the round passed in is never changed
         self._advance(d, rnd, action, rng)
         return rnd
 
