@@ -338,9 +338,11 @@ def test_gambini_keeps_its_volatility_by_the_full_calculator(gambini_volatility:
 
 
 def test_gambini_tuning_is_deterministic(gambini_volatility: T.TuneResult) -> None:
-    again = T.tune("ghost-of-gambini", TARGETS["94.00"], keep=["volatility"])
-    assert again.text == gambini_volatility.text
-    assert [s.move for s in again.steps] == [s.move for s in gambini_volatility.steps]
+    """Same input, same output, from run to run and process to process (another hash seed, so
+    another set order): the file this search wrote when the test was made, kept in
+    tests/golden/ (to be written again, and the change explained, when the tuner changes)."""
+    golden = Path(__file__).parent / "golden" / "ghost-of-gambini-94-keep-volatility.toml"
+    assert gambini_volatility.text == golden.read_text()
 
 
 # -- every new variant is offered, selectable and dealt by both the rules and the kernels ------------

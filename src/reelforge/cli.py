@@ -31,6 +31,7 @@ from reelforge.cli_tables import (
     simulation_table,
 )
 from reelforge.engine.capabilities import has
+from reelforge.engine.exact_store import ExactStore
 from reelforge.engine.game import Game, levels_for, win_distribution
 from reelforge.engine.terminal.text import bet_name
 from reelforge.games import get_game, registry
@@ -237,8 +238,10 @@ def with_hit_names(game: Game, variant: str | None, mode: str, result: dict[str,
 
 
 def exact_or_none(game: Game, variant: str | None, mode: str) -> dict[str, Any] | None:
+    """The exact report a simulation is set against: as kept on disk for this data and code
+    (engine/exact_store.py, as the server reads it), computed and kept when not yet there."""
     try:
-        return game.exact(variant=variant, mode=mode)
+        return ExactStore().exact(game, variant or game.default_variant, mode)
     except NotImplementedError:  # a game without exact math: show the MC figure alone
         return None
 
