@@ -228,6 +228,12 @@ class LowerData(Strict):
         return self.game.bonus_value if w is None else w
 
     @cached_property
+    def line_memo(self) -> dict[tuple, object]:
+        """Results of the payline's pure functions of this data (``payline.evaluate``,
+        ``payline.fewest_nudges``), filled as they are asked."""
+        return {}
+
+    @cached_property
     def vertical_set(self) -> tuple[frozenset[int], ...]:
         return tuple(frozenset(v) for v in self.vertical_lines)
 

@@ -44,6 +44,17 @@ def line_symbols(d: LowerData, stops: Stops) -> tuple[str, str, str]:
 
 
 def evaluate(d: LowerData, symbols: tuple[str, str, str]) -> Outcome:
+    """The line's outcome; kept per data (a pure function of 11**3 symbol triples at most,
+    asked up to 35 times a game by :func:`fewest_nudges`)."""
+    memo = d.line_memo
+    key = ("evaluate", symbols)
+    out = memo.get(key)
+    if out is None:
+        out = memo[key] = _evaluate(d, symbols)
+    return out  # type: ignore[no-any-return]
+
+
+def _evaluate(d: LowerData, symbols: tuple[str, str, str]) -> Outcome:
     left, center, right = symbols
     bonus_count = sum(s == d.bonus for s in symbols)
     if bonus_count:
@@ -91,7 +102,16 @@ def fewest_nudges(d: LowerData, stops: Stops, outcome: Outcome, held_game: bool)
     """The fewest nudges (total over the reels) that improve the line: into cash or the Disco,
     or, for a paid game's line with no prize and no pair, into a pair for a held game.  None
     when no prize is improvable (cash, Disco) or no vector of up to ``MAX_NUDGES`` improves it.
-    A Bonus line counts only cash or the Disco; a line that already has a pair, only those too."""
+    A Bonus line counts only cash or the Disco; a line that already has a pair, only those too.
+    Kept per data and arguments (16**3 stops, two kinds of game)."""
+    memo = d.line_memo
+    key = ("fewest", stops, outcome, held_game)
+    if key not in memo:
+        memo[key] = _fewest_nudges(d, stops, outcome, held_game)
+    return memo[key]  # type: ignore[no-any-return]
+
+
+def _fewest_nudges(d: LowerData, stops: Stops, outcome: Outcome, held_game: bool) -> int | None:
     if outcome.kind in ("cash", "disco"):
         return None
     want_pair = outcome.kind == "none" and not held_game and not outcome.pairs
