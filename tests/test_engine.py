@@ -11,6 +11,7 @@ from reelforge.engine.evaluate import evaluate_lines, evaluate_ways, scatter_pos
 from reelforge.engine.exact import (
     symbol_count_distribution,
     ways_expectation,
+    ways_expectation_by_symbol,
     ways_hit_and_scatter,
 )
 from reelforge.engine.reels import ReelSet, ReelStrip
@@ -89,6 +90,41 @@ def test_exact_expectations_match_brute_force_enumeration() -> None:
     assert ways_expectation(TOY, PAYS, "W") == expect
     assert ways_hit_and_scatter(TOY, PAYS, "W", "S") == dict(sorted(joint.items()))
     assert symbol_count_distribution(TOY, "S") == dict(sorted(scatters.items()))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_ways_by_symbol_and_length_match_brute_force(weighted: bool) -> None:
+    """Each symbol's (probability it pays, expected credits) per paying length, against every
+    stop combination weighted by its stops' weights; a paytable with a missing length (4 pays
+    as 3) and the wild a paying symbol of its own."""
+    pays = {"A": {3: 5, 5: 50}, "B": {2: 1, 3: 2, 4: 4, 5: 8}, "W": {3: 20, 4: 40, 5: 100}}
+    reels = (
+        ReelSet(
+            tuple(
+                ReelStrip(s.symbols, tuple((i + j) % 3 + 1 for j in range(len(s))))
+                for i, s in enumerate(TOY.strips)
+            )
+        )
+        if weighted
+        else TOY
+    )
+    total = 1
+    for strip in reels.strips:
+        total *= strip.total_weight
+    probability: dict[tuple[str, int], int] = {}
+    credits: dict[tuple[str, int], int] = {}
+    for stops in itertools.product(*(range(len(s)) for s in reels.strips)):
+        w = 1
+        for strip, stop in zip(reels.strips, stops, strict=True):
+            w *= strip.stop_weight(stop)
+        for win in evaluate_ways(reels.window(stops), pays, wild="W"):
+            key = (win.symbol, max(n for n in pays[win.symbol] if n <= win.length))
+            probability[key] = probability.get(key, 0) + w
+            credits[key] = credits.get(key, 0) + w * win.credits
+    got = ways_expectation_by_symbol(reels, pays, "W")
+    assert {(s, n) for s, per in got.items() for n, (p, _) in per.items() if p} == set(probability)
+    for (symbol, n), weight in probability.items():
+        assert got[symbol][n] == (Fraction(weight, total), Fraction(credits[(symbol, n)], total))
 
 
 def test_weighted_strips_are_enumerated_by_weight() -> None:

@@ -176,32 +176,49 @@ def test_bad_input_is_refused_with_a_clear_error() -> None:
         T.tune("reign-of-gnomes", Fraction(94, 100), variant="50")
 
 
+GNOMES_KEEP_ARGS = ["reign-of-gnomes", "--target", "95.5", "--keep", "hit-frequency,volatility"]
+
+
 @pytest.fixture(scope="module")
-def kept_volatility() -> T.TuneResult:
-    return T.tune("reign-of-gnomes", Fraction(955, 1000), keep=["hit-frequency", "volatility"])
+def kept_volatility_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[T.TuneResult, Any, Path]:
+    """One search, through the command: what ``reelforge tune`` printed and wrote, and the
+    tuner's result it wrote from (recorded on its way out, the search itself untouched)."""
+    import reelforge.analysis.tune_cli as tune_cli
+
+    made: list[T.TuneResult] = []
+
+    def recorded(*args: Any, **kwargs: Any) -> T.TuneResult:
+        made.append(T.tune(*args, **kwargs))
+        return made[-1]
+
+    out = tmp_path_factory.mktemp("tune") / "rtp-9550.toml"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tune_cli, "run_tune", recorded)
+        result = runner.invoke(app, ["tune", *GNOMES_KEEP_ARGS, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    (tuned,) = made
+    assert (tuned.target, tuned.keep) == (Fraction(955, 1000), ["hit-frequency", "volatility"])
+    return tuned, result, out
+
+
+@pytest.fixture(scope="module")
+def kept_volatility(kept_volatility_run: tuple[T.TuneResult, Any, Path]) -> T.TuneResult:
+    return kept_volatility_run[0]
 
 
 def test_cli_writes_the_file_the_tuner_makes_and_prints_what_changed(
-    tmp_path: Path, kept_volatility: T.TuneResult
+    kept_volatility_run: tuple[T.TuneResult, Any, Path],
 ) -> None:
-    """The command and a second, in-process run from the same input: byte-identical files."""
-    out = tmp_path / "rtp-9550.toml"
-    args = [
-        "tune",
-        "reign-of-gnomes",
-        "--target",
-        "95.5",
-        "--keep",
-        "hit-frequency,volatility",
-        "-o",
-        str(out),
-    ]
-    result = runner.invoke(app, args)
-    assert result.exit_code == 0, result.output
+    """The command writes the tuner's file and says what changed; the file is the one this
+    search wrote when the test was made (tests/golden/, from another process: the search is
+    deterministic; to be written again, and the change explained, when the tuner changes)."""
+    kept_volatility, result, out = kept_volatility_run
     assert "base reel" in result.output and "95.9706%" in result.output and "kept within 2%" in result.output
     assert "5.9902" in result.output and "kept within 5%" in result.output  # the SD, in stakes
     assert f"wrote {out}" in result.output.replace("\n", "")
     assert kept_volatility.text == out.read_text()
+    golden = Path(__file__).parent / "golden" / "reign-of-gnomes-95.5-keep-volatility.toml"
+    assert out.read_text() == golden.read_text()
     d = GnomesData.model_validate(tomllib.loads(out.read_text()))
     assert abs(exact_rtp(d).rtp - Fraction(955, 1000)) <= POINT and d.game.variant == "95.50"
 

@@ -5,6 +5,8 @@ positions on reel ``r`` (the symbol or a wild), the longest combination has leng
 exactly when ``c_1..c_k > 0`` and ``c_{k+1} = 0``, and pays ``pay(s, k) * c_1 * ... * c_k``.
 Its expectation is therefore ``pay(s, k) * E[c_1] * ... * E[c_k] * P(c_{k+1} = 0)``
 (the product is zero whenever some ``c_r`` is zero, so no further condition is needed).
+A length the paytable lacks pays as the longest shorter one, its ways counted over that
+one's reels (as the evaluator does): ``pay(s, j) * E[c_1..c_j] * P(c_{j+1..k} > 0) * P(c_{k+1} = 0)``.
 Probabilities that need the joint view of several reels (hit frequency) enumerate the
 stop combinations of the reels involved.
 """
@@ -49,30 +51,54 @@ def ways_expectation_by_symbol(
     """``result[symbol][length] = (probability it pays, expected credits)`` per spin.
 
     Lengths without a paytable entry fall back to the longest shorter one, as in
-    :func:`reelforge.engine.evaluate.evaluate_ways`.
+    :func:`reelforge.engine.evaluate.evaluate_ways`, which then counts the ways over that
+    shorter length's reels.  Each reel is walked once for every symbol, in integer weights
+    (``E[c_r]`` and ``P(c_r = 0)`` over the reel's total weight); a length's fraction is made
+    once from the products (tuning asks this thousands of times).
     """
     n_reels = len(reels.strips)
+    totals = [reels.strips[r].total_weight for r in range(n_reels)]
+    stats = [_match_weights(reels, r, paytable, wild) for r in range(n_reels)]
     result: dict[str, dict[int, tuple[Fraction, Fraction]]] = {}
     for symbol, pays in paytable.items():
-        dists = [matching_count_distribution(reels, r, symbol, wild) for r in range(n_reels)]
-        mean = [sum((k * p for k, p in d.items()), Fraction(0)) for d in dists]
-        p_zero = [d.get(0, Fraction(0)) for d in dists]
-        p_some = [1 - z for z in p_zero]
+        zero = [stats[r][symbol][0] for r in range(n_reels)]  # weight with no match on reel r
+        matched = [stats[r][symbol][1] for r in range(n_reels)]  # sum of weight * matches
         per_len: dict[int, tuple[Fraction, Fraction]] = {}
-        for k in range(1, n_reels + 1):
+        for k in range(1, n_reels + 1):  # the run is exactly k reels long
             paying = max((length for length in pays if length <= k), default=None)
             if paying is None:
                 continue
-            stop = p_zero[k] if k < n_reels else Fraction(1)
-            prob = stop
-            expect = Fraction(pays[paying]) * stop
+            # The ways are counted over the paying length's reels; the rest only show a match.
+            some = expect = denominator = 1
             for r in range(k):
-                prob *= p_some[r]
-                expect *= mean[r]
+                some *= totals[r] - zero[r]
+                expect *= matched[r] if r < paying else totals[r] - zero[r]
+                denominator *= totals[r]
+            if k < n_reels:  # reel k+1 shows none
+                some, expect, denominator = some * zero[k], expect * zero[k], denominator * totals[k]
+            prob = Fraction(some, denominator)
+            mean = Fraction(pays[paying]) * Fraction(expect, denominator)
             old_p, old_e = per_len.get(paying, (Fraction(0), Fraction(0)))
-            per_len[paying] = (old_p + prob, old_e + expect)
+            per_len[paying] = (old_p + prob, old_e + mean)
         result[symbol] = per_len
     return result
+
+
+def _match_weights(
+    reels: ReelSet, reel: int, symbols: Mapping[str, object], wild: str | None
+) -> dict[str, tuple[int, int]]:
+    """Per symbol on one reel: (weight of the stops showing no match, sum over stops of weight
+    times the matches in view), a match being the symbol or the wild."""
+    out = {symbol: [0, 0] for symbol in symbols}
+    for weight, view in reels.windows_of_reel(reel):
+        wilds = view.count(wild) if wild is not None else 0
+        for symbol, acc in out.items():
+            c = view.count(symbol) + (wilds if symbol != wild else 0)
+            if c:
+                acc[1] += weight * c
+            else:
+                acc[0] += weight
+    return {symbol: (z, m) for symbol, (z, m) in out.items()}
 
 
 def ways_expectation(reels: ReelSet, paytable: Paytable, wild: str | None) -> Fraction:
