@@ -49,6 +49,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Api:
     server = make_server(f"sqlite:///{tmp / 'st.db'}", tmp)
     server.context.games = {GAME: server.context.games[GAME]}
     api = Api(client_for(server))
+    assert api.client.app.state.readiness.bring_up()  # /health/ready answers 200, not 503
     token = api.new_player(PLAYER, balance=10**9)
     api.start(token)  # a round to recall and replay (ids 1.. are what the generator tries first)
     return api

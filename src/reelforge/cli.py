@@ -481,9 +481,15 @@ def serve(
     if demo:
         os.environ["REELFORGE_DEMO_MODE"] = "1"
     settings = Settings()
+    from sqlalchemy.exc import OperationalError
+
+    waiting = None
     with run_errors():
         server = GameServer(settings)
-        server.migrate()  # once here, so workers start on a migrated schema
+        try:
+            server.migrate()  # once here, so workers start on a migrated schema
+        except OperationalError as exc:  # the database is down: each worker waits for it
+            waiting = str(exc.orig or exc).strip().splitlines()[0]
         server.engine.dispose()
     key_path = settings.data_dir / "operator.key"
     out = _out()
@@ -493,6 +499,9 @@ def serve(
     out.print(f"games: {', '.join(sorted(server.games))}; API docs at http://{host}:{port}/docs")
     if settings.demo_mode:
         out.print(f"demo mode: play in a browser at http://{host}:{port}/ (play money)")
+    if waiting:
+        out.print(f"the database does not answer ({waiting}): live now, ready once it answers")
+    out.print(f"health: http://{host}:{port}/api/v1/health/live and /api/v1/health/ready")
     from reelforge.server.http.http_protocol import protocol_class
 
     uvicorn.run(

@@ -16,11 +16,14 @@ not parse, or was written under another key, is recomputed.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -99,9 +102,32 @@ class ExactStore:
         found = self.kept(game, variant, mode)
         if found is not None:
             return found
-        report = game.exact(variant=variant, mode=mode)
-        self.keep(game, variant, mode, report)
+        with self._computing(game, variant, mode):
+            # Another process (a second worker) may have kept it while this one waited.
+            found = self.kept(game, variant, mode)
+            if found is not None:
+                return found
+            report = game.exact(variant=variant, mode=mode)
+            self.keep(game, variant, mode, report)
         return report
+
+    @contextmanager
+    def _computing(self, game: Any, variant: str, mode: str) -> Iterator[None]:
+        """One computer of a report at a time across processes (an advisory ``flock`` on a
+        lock file beside it): the workers of a new server wait for the first's figures instead
+        of each computing them.  Where no lock file can be made, each computes."""
+        try:
+            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            lock = self.directory / f".{game.id}--{variant}--{mode}.lock"
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            yield
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
 
     def keep(self, game: Any, variant: str, mode: str, report: dict[str, Any]) -> None:
         """Write the report under its key; a directory that cannot be written only logs."""

@@ -28,10 +28,12 @@ from reelforge.server.http import api_models as m
 from reelforge.server.http import guards
 from reelforge.server.http.api_bets import add_routes as add_bet_routes
 from reelforge.server.http.api_docs import OPERATOR, PLAYER, finish_openapi, replies
+from reelforge.server.http.api_health import add_routes as add_health_routes
 from reelforge.server.http.api_variants import add_routes as add_variant_routes
 from reelforge.server.http.hot_routes import HotRoutes, bearer_value
 from reelforge.server.http.webclient import ClientFiles
 from reelforge.server.play.context import Replayed
+from reelforge.server.runtime.readiness import Readiness
 from reelforge.server.runtime.service import GameServer
 from reelforge.server.storage import store
 
@@ -293,7 +295,9 @@ def database_error_response(exc: DBAPIError) -> Response:
     )  # fmt: skip
 
 
-def create_app(server: GameServer) -> FastAPI:
+def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAPI:
+    """The app's routes and middleware over ``server``; ``readiness``: what
+    ``/health/ready`` reports (app.build's; None: one never started, so never ready)."""
     app = FastAPI(
         title="reelforge game server",
         version="1",
@@ -685,10 +689,8 @@ def create_app(server: GameServer) -> FastAPI:
         """Demo mode only (`reelforge serve --demo`): a new player with play money."""
         return json_response(*server.demo_session(key))
 
-    @app.get("/api/v1/health", tags=["health"], responses=replies(200, m.Health, 413))
-    def health() -> Response:
-        return json_response(200, {"ok": True})
-
+    app.state.readiness = readiness = readiness or Readiness(server, migrate=False)
+    add_health_routes(app, readiness, json_response)  # api_health.py
     app.include_router(player)
     app.include_router(operator)
     # The browser client at / (after the API routes, which win): compressed, versioned, cached.

@@ -48,7 +48,7 @@ ERRORS: dict[int, str] = {
     "included, or a body, path or query value of the wrong type or range, never coerced), or its "
     "Idempotency-Key was used for a different request (`idempotency_key_reused`).",
     503: "A seamless deployment's operator wallet did not answer (`wallet_unavailable`): nothing "
-    "was played or kept; try again.",
+    "was played or kept; try again.",  # health/ready gives its own note (not_ready)
     429: "Too many requests from this session, operator or client address (`rate_limited`), "
     "or, starting a round, too soon: the jurisdiction's minimum time between game cycles has "
     "not passed (`too_soon`); `Retry-After` says how long to wait.",

@@ -548,6 +548,20 @@ class Health(Reply):
     ok: Literal[True]
 
 
+class FiguresLoaded(Reply):
+    loaded: int = Field(description="(game, variant) exact reports loaded")
+    total: int
+
+
+class ReadyState(Reply):
+    """This process can serve (a process that cannot answers 503 `not_ready`)."""
+
+    ready: Literal[True]
+    database: Literal["ready"]
+    figures: FiguresLoaded
+    waiting_for: list[str] = Field(max_length=0, description="nothing, once ready")
+
+
 # -- the back office's lists and sessions (operator) -----------------------------------------
 
 

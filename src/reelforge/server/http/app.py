@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from reelforge.server.core.config import Settings
 from reelforge.server.http.api import create_app
 from reelforge.server.runtime.outbox_runner import start_outbox
+from reelforge.server.runtime.readiness import Readiness
 from reelforge.server.runtime.service import GameServer
 
 log = logging.getLogger("reelforge.server")
@@ -40,23 +41,29 @@ class Sweeper:
 
 
 def build(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
+    """The app.  A database that answers is migrated here, before the first request; one that
+    does not is waited for by the readiness thread the app starts (runtime/readiness.py), the
+    process live meanwhile.  That thread then loads every game's kept exact figures."""
     settings = settings or Settings()
     server = GameServer(settings)
-    if migrate:
-        server.migrate()
+    readiness = Readiness(server, migrate=migrate)
+    if not readiness.check_database_now():
+        log.warning("the database does not answer (%s): live, waiting for it", readiness.last_error)
     sweeper = Sweeper(server)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        readiness.start()
         sweeper.thread.start()
         outbox = start_outbox(server)  # webhooks and wallet deliveries: see outbox_runner.py
         yield
+        readiness.stop.set()
         sweeper.stop.set()
         if outbox is not None:
             await anyio.to_thread.run_sync(outbox.stop)  # ends after the delivery in flight
 
-    app = create_app(server)
+    app = create_app(server, readiness)
     app.router.lifespan_context = lifespan
     app.state.server = server
     return app

@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from reelforge.server.core.config import Settings
 
 # Exempt from the limit: a load balancer's health probe must never be told to wait.
-EXEMPT_PATHS = frozenset({"/api/v1/health"})
+EXEMPT_PATHS = frozenset({"/api/v1/health", "/api/v1/health/live", "/api/v1/health/ready", "/metrics"})
 MAX_BUCKETS = 100_000  # callers remembered at once; the least recently seen go first
 
 # Every reply: no MIME sniffing, no framing by another site, no full URL (a launch URL holds

@@ -111,6 +111,7 @@ class ServerContext:
         # process reads them instead of computing them; held here once read.
         self.figures = ExactStore(settings.figures_dir)
         self._exact_cache: dict[tuple[str, str], dict[str, Any]] = {}
+        self._exact_lock = threading.Lock()
         # PostgreSQL: each request's transaction in pipeline mode (see sql.Pipelined).
         self.pipelined = self.engine.dialect.name == "postgresql" and self.engine.dialect.driver == "psycopg"
         if self.pipelined and not event.contains(self.engine, "before_cursor_execute", _leave_pipeline):
@@ -249,10 +250,17 @@ class ServerContext:
         return {g.id: tuple(g.side_balances) for g in self.games.values() if g.side_balances}
 
     def exact_for(self, game: Game, variant: str) -> dict[str, Any]:
+        """The variant's exact report (base mode), held once read; loaded at start by the
+        readiness check (runtime/readiness.py), so a request finds it here.  A request that
+        comes first waits for that load instead of computing it a second time."""
         key = (game.id, variant)
-        if key not in self._exact_cache:
-            self._exact_cache[key] = self.figures.exact(game, variant)
-        return self._exact_cache[key]
+        found = self._exact_cache.get(key)
+        if found is None:
+            with self._exact_lock:
+                found = self._exact_cache.get(key)
+                if found is None:
+                    found = self._exact_cache[key] = self.figures.exact(game, variant)
+        return found
 
     def source(self, script: list[int] | None) -> RandomSource:
         """The production RNG, or (test deployments only) a script dealt before it."""
