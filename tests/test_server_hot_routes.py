@@ -67,7 +67,8 @@ def paths(monkeypatch: pytest.MonkeyPatch) -> Paths:
 
 
 def _post(api: Api, path: str, token: str | None, key: str | None, body: Any) -> httpx.Response:
-    headers = {"Content-Type": "application/json"}
+    # One request id for all: both paths echo it (observability.py), so headers compare equal.
+    headers = {"Content-Type": "application/json", "X-Request-Id": "same-on-both-paths"}
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
     if key is not None:

@@ -502,6 +502,13 @@ def serve(
     if waiting:
         out.print(f"the database does not answer ({waiting}): live now, ready once it answers")
     out.print(f"health: http://{host}:{port}/api/v1/health/live and /api/v1/health/ready")
+    if workers > 1:  # the workers' /metrics counters shared through files (observability.py)
+        import shutil
+
+        shared = settings.data_dir / "prometheus"
+        shutil.rmtree(shared, ignore_errors=True)
+        shared.mkdir(parents=True, mode=0o700)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(shared.resolve())
     from reelforge.server.http.http_protocol import protocol_class
 
     uvicorn.run(

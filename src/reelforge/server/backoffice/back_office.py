@@ -9,12 +9,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Row, insert, select, update
 
 from reelforge.engine.game import Game, levels_for
 from reelforge.engine.round import Round
+from reelforge.server.core import metrics
 from reelforge.server.core.errors import ApiError, bad_request, conflict, not_found
 from reelforge.server.play import autoplay_store, bet_variants, bets, currencies
 from reelforge.server.play import round_store as rs
@@ -183,6 +185,7 @@ class BackOffice:
             step = row.step + 1
             side = self._reverse_side_movements(conn, row, step)
             event: dict[str, Any] = {"type": "void", "reason": reason, "refund": row.stake}
+            self.server.after_commit(partial(metrics.round_voided, row.game, row.mode))
             if side:
                 event["side"] = side
             restored = self._restore_player_state(conn, row)

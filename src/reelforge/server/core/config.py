@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     demo_mode: bool = False
     demo_balance: int = Field(default=100_000, ge=0)
     pool_size: int = Field(default=8, ge=1)
+    # GET /metrics (Prometheus' text format); off: 404.
+    metrics: bool = True
     # A database that does not answer at start is waited for (runtime/readiness.py): the
     # first retry after this long, doubling up to the cap; the process is live meanwhile,
     # and ready once the database answers and the exact figures are loaded.

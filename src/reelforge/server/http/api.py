@@ -31,6 +31,7 @@ from reelforge.server.http.api_docs import OPERATOR, PLAYER, finish_openapi, rep
 from reelforge.server.http.api_health import add_routes as add_health_routes
 from reelforge.server.http.api_variants import add_routes as add_variant_routes
 from reelforge.server.http.hot_routes import HotRoutes, bearer_value
+from reelforge.server.http.observability import Observe, metrics_response
 from reelforge.server.http.webclient import ClientFiles
 from reelforge.server.play.context import Replayed
 from reelforge.server.runtime.readiness import Readiness
@@ -691,6 +692,16 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
 
     app.state.readiness = readiness = readiness or Readiness(server, migrate=False)
     add_health_routes(app, readiness, json_response)  # api_health.py
+
+    def prometheus_metrics(_: Request) -> Response:
+        """Prometheus' text format (observability.py), not part of the JSON API's document;
+        unauthenticated, as scrapers expect: keep it on the operator's network, or off
+        (REELFORGE_METRICS=0).  A plain function: Starlette runs it in the thread pool."""
+        if not server.settings.metrics:
+            raise ApiError(404, "not_found", "metrics are off here")
+        return metrics_response(server.engine)
+
+    app.add_route("/metrics", prometheus_metrics, methods=["GET"], include_in_schema=False)
     app.include_router(player)
     app.include_router(operator)
     # The browser client at / (after the API routes, which win): compressed, versioned, cached.
@@ -707,6 +718,7 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
     )
     app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
     app.add_middleware(JsonErrors, routes=app.router.routes)
-    guards.install(app, server.settings, server.operator_key)  # outermost: keep it the last middleware
+    guards.install(app, server.settings, server.operator_key)  # outside the app's own middleware
+    app.add_middleware(Observe)  # outermost: every request's id, count and time (observability.py)
     finish_openapi(app)
     return app

@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from reelforge.server.core.config import Settings
 from reelforge.server.http.api import create_app
+from reelforge.server.http.observability import json_logging
 from reelforge.server.runtime.outbox_runner import start_outbox
 from reelforge.server.runtime.readiness import Readiness
 from reelforge.server.runtime.service import GameServer
@@ -70,5 +71,7 @@ def build(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
 
 
 def create_from_env() -> FastAPI:
-    """Uvicorn factory: each worker process builds its app from the environment."""
+    """Uvicorn factory: each worker process builds its app from the environment; its log
+    lines are JSON, each with the request id it was written under (observability.py)."""
+    json_logging()
     return build(Settings())

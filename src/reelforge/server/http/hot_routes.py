@@ -27,6 +27,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reelforge.server.core.errors import ApiError
+from reelforge.server.http.observability import ROUTE_KEY
 
 _ACT = re.compile(r"/api/v1/rounds/([1-9][0-9]{0,18})/actions")
 _ROUND_ID_LIMIT = 2**62  # api.RoundId: 1 <= id < 2**62
@@ -92,6 +93,7 @@ class HotRoutes:
             return
         token = bearer_value(None if authorization is None else authorization.decode("latin-1"))
         idem = None if key is None else key.decode("latin-1")
+        scope[ROUTE_KEY] = "/api/v1/rounds" if round_id is None else "/api/v1/rounds/{round_id}/actions"
         if round_id is None:
             call = functools.partial(
                 self.server.start_round, token, idem, model.game, model.stake, model.mode, model.script

@@ -96,7 +96,7 @@ class ServerContext:
         # The operator's cash-in and cash-out always use the server's own ledger; rounds use
         # ``wallet``: that ledger, unless another is given or the settings ask for the
         # operator's seamless wallet.
-        self.ledger = LedgerWallet()
+        self.ledger = LedgerWallet(self.after_commit)
         if wallet is None and settings.wallet_mode == "seamless":
             wallet = SeamlessWallet.from_settings(self)
         self.wallet: Wallet = wallet or self.ledger

@@ -9,6 +9,7 @@ before the commit.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
@@ -18,6 +19,7 @@ from reelforge.engine.game import Game, InsufficientSideBalance, bet_table, leve
 from reelforge.engine.round import Action, InvalidAction, Round
 from reelforge.money import InvalidBet, find_bet
 from reelforge.rng import RandomSource, RecordingRandom
+from reelforge.server.core import metrics
 from reelforge.server.core.errors import ApiError, bad_request, conflict, forbidden, not_found
 from reelforge.server.play import autoplay_store, bet_variants, bets, currencies
 from reelforge.server.play import round_store as rs
@@ -387,6 +389,10 @@ class Rounds:
                     player_state, rnd.player_state,
                 )  # fmt: skip
             store.save_player_state(conn, ctx.player.id, game.id, state_key, rnd.player_state)
+        currency = ctx.player.currency
+        self.server.after_commit(partial(metrics.round_started, game.id, mode, currency, cost))
+        if rnd.complete:
+            self.server.after_commit(partial(metrics.round_completed, game.id, mode, currency, win))
         return round_id, rnd, balance, cancelled
 
     def step(
@@ -446,4 +452,6 @@ class Rounds:
             webhooks.round_completed(
                 conn, self.server.settings, player, round_id, rnd, balance, completed_by, session_id
             )
+            count = partial(metrics.round_completed, game.id, rnd.mode, player.currency, rnd.win)
+            self.server.after_commit(count)
         return balance

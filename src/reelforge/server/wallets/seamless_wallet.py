@@ -76,7 +76,8 @@ from typing import Any, Protocol
 from sqlalchemy import Connection
 
 from reelforge.seamless.client import SeamlessClient, WalletRefused, WalletUnavailable
-from reelforge.seamless.protocol import CreditRequest, RollbackRequest, TransactionReply
+from reelforge.seamless.protocol import CreditRequest, RollbackRequest, TransactionReply, operation_of
+from reelforge.server.core import metrics
 from reelforge.server.core.config import Settings
 from reelforge.server.core.errors import ApiError, conflict
 from reelforge.server.storage.sql import q
@@ -125,6 +126,24 @@ class _Stake:
         return int(self.books["round_id"])
 
 
+class CountedClient(SeamlessClient):
+    """The seamless client whose every call to the operator's wallet is counted for /metrics
+    by operation and result: ok, refused (the wallet said no), unavailable (no usable reply)."""
+
+    def send(self, request: Any) -> Any:
+        operation = operation_of(request)
+        try:
+            reply = super().send(request)
+        except WalletRefused:
+            metrics.wallet_call("seamless", operation, "refused")
+            raise
+        except WalletUnavailable:
+            metrics.wallet_call("seamless", operation, "unavailable")
+            raise
+        metrics.wallet_call("seamless", operation, "ok")
+        return reply
+
+
 class SeamlessWallet:
     """The :class:`~reelforge.server.wallets.wallet.Wallet` of a seamless deployment (see the module)."""
 
@@ -138,7 +157,7 @@ class SeamlessWallet:
     @classmethod
     def from_settings(cls, context: Transactions) -> SeamlessWallet:
         s = context.settings
-        client = SeamlessClient(
+        client = CountedClient(
             s.wallet_url, s.wallet_secret.get_secret_value(), timeout_s=s.wallet_timeout_seconds
         )
         return cls(context, client, grace_s=s.wallet_rollback_grace_seconds)

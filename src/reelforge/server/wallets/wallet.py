@@ -29,6 +29,7 @@ from typing import Any, Literal, Protocol
 
 from sqlalchemy import Connection, Row, select
 
+from reelforge.server.core import metrics
 from reelforge.server.core.errors import ApiError
 from reelforge.server.storage import schema as t
 from reelforge.server.storage import store
@@ -173,7 +174,18 @@ def _has_combined(cls: type) -> bool:
 
 class LedgerWallet:
     """The server's own ledger: one ``ledger`` row per movement and ``players.balance``, its
-    running sum, changed together in the request's transaction (so always confirmed)."""
+    running sum, changed together in the request's transaction (so always confirmed).
+    ``after_commit`` (the context's): its calls are counted for /metrics once they commit."""
+
+    def __init__(self, after_commit: Callable[[Callable[[], None]], None] | None = None) -> None:
+        self._after_commit = after_commit
+
+    def _count(self, operation: str, result: str = "ok") -> None:
+        count = functools.partial(metrics.wallet_call, "internal", operation, result)
+        if result == "ok" and self._after_commit is not None:
+            self._after_commit(count)
+        else:
+            count()  # a refusal: the request is refused whatever the transaction does
 
     def balance(self, conn: Connection, player: Account) -> int:
         return int(q(conn, "SELECT balance FROM players WHERE id = :id", {"id": player.id}).scalar_one())
@@ -194,12 +206,15 @@ class LedgerWallet:
             {"a": amount, "id": player.id},
         ).scalar()
         if balance is None:
+            self._count("debit", "refused")
             raise DebitRefused(f"the balance cannot cover the stake {amount}")
+        self._count("debit")
         return self._record(conn, player, -amount, int(balance), "stake", reference, round_id)
 
     def credit(
         self, conn: Connection, player: Account, amount: int, *, round_id: int, reference: str
     ) -> Movement:
+        self._count("credit")
         return self._add(conn, player, amount, "win", reference, round_id)
 
     def debit_and_credit(
@@ -222,7 +237,11 @@ class LedgerWallet:
         balance from a stale one."""
         after_stake = balance - stake
         if after_stake < 0:
+            self._count("debit", "refused")
             raise DebitRefused(f"the balance cannot cover the stake {stake}")
+        self._count("debit")
+        if win:
+            self._count("credit")
         after = after_stake + win
         x(
             conn,
@@ -254,6 +273,7 @@ class LedgerWallet:
     ) -> Movement:
         # The ledger ties the refund to the stake by ``round_id``; ``cancels`` is for wallets
         # that match a rollback to its debit by reference.
+        self._count("refund")
         return self._add(conn, player, amount, "refund", reference, round_id)
 
     # -- the operator's cash-in and cash-out: the internal ledger's own, not a round's -------

@@ -24,6 +24,7 @@ from sqlalchemy import Connection
 
 from reelforge.seamless.protocol import CONTENT_TYPE, canonical_json, sign_headers
 from reelforge.server.core.config import Settings
+from reelforge.server.core.request_id import request_id
 from reelforge.server.storage.store import iso, now
 from reelforge.server.wallets.outbox import WEBHOOK, Handler, OutboxMessage, enqueue
 
@@ -59,6 +60,8 @@ def emit(
         return None
     eid = event_id(event, subject_id)
     payload = {"id": eid, "type": event, "created_at": iso(at), "data": data}
+    if (rid := request_id()) is not None:  # the request that caused it (none: the sweeper's)
+        payload["request_id"] = rid
     # One event per id: not read back, so it goes with the round's other writes.
     enqueue(conn, WEBHOOK, f"webhook:{eid}", payload, now=at, read_back=False)
     return eid
