@@ -33,7 +33,9 @@ WEIRD_BODIES = [
 def fuzz_api(tmp_path_factory) -> Api:
     tmp = tmp_path_factory.mktemp("fuzz")
     server = make_server(f"sqlite:///{tmp / 'fuzz.db'}", tmp)
-    return Api(client_for(server))
+    api = Api(client_for(server))
+    assert api.client.app.state.readiness.bring_up()  # /health/ready: 200, not the 503 of a cold app
+    return api
 
 
 def test_no_route_answers_500_to_malformed_input(fuzz_api: Api) -> None:

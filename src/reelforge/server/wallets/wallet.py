@@ -177,6 +177,8 @@ class LedgerWallet:
     running sum, changed together in the request's transaction (so always confirmed).
     ``after_commit`` (the context's): its calls are counted for /metrics once they commit."""
 
+    _after_commit: Callable[[Callable[[], None]], None] | None = None  # a subclass may skip __init__
+
     def __init__(self, after_commit: Callable[[Callable[[], None]], None] | None = None) -> None:
         self._after_commit = after_commit
 
