@@ -23,9 +23,6 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/dieharder ] || [ ! -x /usr/bin/
   fi
 fi
 .venv/bin/ruff check src tests bench
-# One worker more than there are cores (REELFORGE_TEST_WORKERS to change it, 0 for one
-# process): the browser and server tests spend part of their time waiting on wall-clock
-# animations and child processes, which a third worker on two cores fills (the CPU sat 10-15%
-# idle with one per core).  A test file runs whole on one worker, so its module fixtures (a
-# server, a browser) are made once.
-exec .venv/bin/python -m pytest -n "${REELFORGE_TEST_WORKERS:-$(( $(nproc) + 1 ))}" --dist loadfile "$@"
+# One worker per core (REELFORGE_TEST_WORKERS to change it, 0 for one process); a test file
+# runs whole on one worker, so its module fixtures (a server, a browser) are made once.
+exec .venv/bin/python -m pytest -n "${REELFORGE_TEST_WORKERS:-auto}" --dist loadfile "$@"
