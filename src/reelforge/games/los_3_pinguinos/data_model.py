@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tomllib
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -230,8 +230,14 @@ class LowerData(Strict):
     @cached_property
     def line_memo(self) -> dict[tuple, object]:
         """Results of the payline's pure functions of this data (``payline.evaluate``,
-        ``payline.fewest_nudges``), filled as they are asked."""
-        return {}
+        ``payline.fewest_nudges``), filled as they are asked; shared by every data with the
+        same line (copies that differ elsewhere, as the machine's Bonus-worth search makes)."""
+        line = (
+            self.strips, self.wild, self.bonus, self.disco, tuple(sorted(self.pays.items())),
+            tuple(sorted(self.bonus_pays.items())), self.blue, self.yellow,
+            self.ladders.seesaw_above, self.ladders.scale,
+        )  # fmt: skip  (every field payline.py reads)
+        return _line_memo(line)
 
     @cached_property
     def vertical_set(self) -> tuple[frozenset[int], ...]:
@@ -258,6 +264,11 @@ class LowerData(Strict):
             i = self.upper_stakes.index(stake)
             return i, self.upper.bets[i]
         raise ValueError(f"stake {stake} is not an upper bet; offered: {list(self.upper_stakes)}")
+
+
+@lru_cache(maxsize=32)
+def _line_memo(line: tuple) -> dict[tuple, object]:
+    return {}
 
 
 def _with_upper(raw: dict, data_dir: Path) -> dict:
