@@ -2,7 +2,8 @@
 
 Usage: python bench/server_load.py [--db postgresql|sqlite] [--workers 2] [--players 32]
                                    [--seconds 20] [--warmup 3] [--stake 40] [--pool-size N]
-                                   [--keep] [--py-spy DIR] [--app MODULE:FACTORY]
+                                   [--keep] [--py-spy DIR] [--app MODULE:FACTORY] [--mix]
+                                   [--ceiling [--repeat N]]
 
 Starts ``reelforge serve`` as a subprocess on a free loopback port over a fresh database
 (PostgreSQL: a database created for the run and dropped afterwards unless ``--keep``;
@@ -10,7 +11,10 @@ SQLite: a file in a temporary data directory), creates the players with a large 
 balance and one session each, then runs the load generator in this process: asyncio with
 one raw keep-alive HTTP/1.1 connection per player (hand-built requests, the status line
 and Content-Length parsed), each player spinning in a loop (POST /rounds, then the
-round's actions until it is complete).
+round's actions until it is complete).  With ``--mix`` the players are spread over
+SCENARIOS (Gnomes spins, Ghost of Gambini's base game and a bought Lock & Spin, Los 3
+Pinguinos' base game with its holds and nudges, Golden Scarab), the decisions picked at
+random among those offered, and each scenario's figures are printed apart.
 
 Counted: the rounds and requests that complete in the ``--seconds`` window after
 ``--warmup``; per-request latency percentiles; errors by status; CPU seconds of this
@@ -32,6 +36,7 @@ import contextlib
 import itertools
 import json
 import os
+import random
 import resource
 import shutil
 import signal
@@ -59,6 +64,17 @@ PG_ADMIN = os.environ.get("REELFORGE_TEST_PG", "postgresql+psycopg://postgres@12
 OPERATOR_KEY = "bench-operator-key"
 GAME = "reign-of-gnomes"
 OPENING = 10_000_000
+# ``--mix``: what each kind of player plays (game, mode, stake in pence), and how many of
+# every 16 players play it.  Bought features cost their price (the round's ``stake``);
+# Ghost of Gambini's base game and Los 3 Pinguinos' base game ask the player to decide
+# (a magic rewind, holds and nudges): a mixed player picks among the offered choices.
+SCENARIOS: dict[str, tuple[str, str, int, int]] = {
+    "gnomes": ("reign-of-gnomes", "base", 40, 6),
+    "gambini": ("ghost-of-gambini", "base", 40, 3),
+    "gambini-buy": ("ghost-of-gambini", "buy-lock-spin", 40, 2),
+    "pinguinos": ("los-3-pinguinos", "base", 20, 3),
+    "scarab": ("golden-scarab", "base", 20, 2),
+}
 
 
 # -- a minimal HTTP/1.1 keep-alive client ------------------------------------------------
@@ -142,6 +158,7 @@ class Conn:
 class Player:
     external_id: str
     token: str = ""
+    kind: str = "gnomes"  # a SCENARIOS key
     conn: Conn | None = None
     rounds: int = 0  # rounds completed (all of them, warm-up included)
     staked: int = 0
@@ -161,6 +178,11 @@ class Stats:
     actions: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     error_samples: list[str] = field(default_factory=list)
+    # per scenario (--mix): rounds, requests and latencies in the window
+    by_kind: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def kind(self, name: str) -> dict[str, Any]:
+        return self.by_kind.setdefault(name, {"rounds": 0, "requests": 0, "latencies": []})
 
     def in_window(self, now: float) -> bool:
         return self.t0 <= now <= self.t1
@@ -186,6 +208,9 @@ async def timed(
     if stats.in_window(time.perf_counter()):
         stats.requests += 1
         stats.latencies.append(elapsed)
+        mine = stats.kind(p.kind)
+        mine["requests"] += 1
+        mine["latencies"].append(elapsed)
         if status >= 400:
             stats.error(str(status), f"{method} {path}: {status} {data}")
     elif status >= 400:
@@ -196,10 +221,7 @@ async def timed(
 async def finish(p: Player, stats: Stats, auth: bytes, rnd: dict[str, Any]) -> dict[str, Any] | None:
     """Play a pending round to the end with its first offered action (and its default)."""
     while rnd["status"] != "complete":
-        spec = rnd["actions"][0]
-        body: dict[str, Any] = {"action": spec["name"]}
-        if spec.get("choices") is not None:
-            body["choice"] = spec["default"]
+        body = _decide(p, rnd["actions"])
         status, data = await timed(
             p, stats, "POST", f"/api/v1/rounds/{rnd['id']}/actions", auth + idem(), body
         )
@@ -215,7 +237,8 @@ async def finish(p: Player, stats: Stats, auth: bytes, rnd: dict[str, Any]) -> d
 async def recover(p: Player, stats: Stats, auth: bytes) -> None:
     """After an error: finish whatever round the player has left pending."""
     assert p.conn is not None
-    status, data, _ = await p.conn.request("GET", f"/api/v1/rounds/pending?game={GAME}", auth)
+    game = SCENARIOS[p.kind][0]
+    status, data, _ = await p.conn.request("GET", f"/api/v1/rounds/pending?game={game}", auth)
     if status != 200:
         return
     for rnd in data["rounds"]:
@@ -226,9 +249,31 @@ async def recover(p: Player, stats: Stats, auth: bytes) -> None:
             p.won += done["win"]
 
 
+def _decide(p: Player, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The next action: a plain player takes the first offered with its default; a mixed
+    Gambini or Pinguinos player picks an offered action and choice at random (seeded)."""
+    rng = _RNG.setdefault(p.external_id, random.Random(p.external_id))
+    spec = actions[0] if p.kind == "gnomes" else rng.choice(actions)
+    body: dict[str, Any] = {"action": spec["name"]}
+    choices = spec.get("choices")
+    if choices is not None:
+        body["choice"] = spec["default"] if p.kind == "gnomes" or not choices else _pick(rng, choices)
+    return body
+
+
+def _pick(rng: random.Random, choices: list[int]) -> int:
+    return rng.choice(choices)
+
+
+_RNG: dict[str, random.Random] = {}
+
+
 async def spin_loop(p: Player, stats: Stats, stake: int, stop_at: float) -> None:
     auth = f"Authorization: Bearer {p.token}\r\n".encode()
-    body = {"game": GAME, "stake": stake}
+    game, mode, mixed_stake, _ = SCENARIOS[p.kind]
+    body: dict[str, Any] = {"game": game, "stake": stake if p.kind == "gnomes" else mixed_stake}
+    if mode != "base":
+        body["mode"] = mode
     while time.perf_counter() < stop_at:
         try:
             status, data = await timed(p, stats, "POST", "/api/v1/rounds", auth + idem(), body)
@@ -245,6 +290,7 @@ async def spin_loop(p: Player, stats: Stats, stake: int, stop_at: float) -> None
             p.won += rnd["win"]
             if stats.in_window(time.perf_counter()):
                 stats.rounds += 1
+                stats.kind(p.kind)["rounds"] += 1
         except (OSError, asyncio.IncompleteReadError, HttpError, ValueError) as exc:
             stats.error(type(exc).__name__, repr(exc))
             if p.conn is not None:
@@ -254,9 +300,17 @@ async def spin_loop(p: Player, stats: Stats, stake: int, stop_at: float) -> None
                 await recover(p, stats, auth)
 
 
-async def setup_players(host: str, port: int, n: int, opening: int) -> list[Player]:
+def kinds_of(n: int, mix: bool) -> list[str]:
+    """Each player's scenario: all "gnomes", or (``--mix``) SCENARIOS' shares of every 16."""
+    if not mix:
+        return ["gnomes"] * n
+    cycle = [k for k, (_, _, _, share) in SCENARIOS.items() for _ in range(share)]
+    return [cycle[i % len(cycle)] for i in range(n)]
+
+
+async def setup_players(host: str, port: int, n: int, opening: int, mix: bool = False) -> list[Player]:
     op = f"X-Operator-Key: {OPERATOR_KEY}\r\n".encode()
-    players = [Player(f"bench-{i:04d}") for i in range(n)]
+    players = [Player(f"bench-{i:04d}", kind=k) for i, k in enumerate(kinds_of(n, mix))]
 
     async def one(p: Player) -> None:
         p.conn = Conn(host, port)
@@ -311,11 +365,12 @@ async def setup_and_load(
     seconds: float,
     on_window: Any,
     players: list[Player] | None = None,
+    mix: bool = False,
 ) -> tuple[list[Player], Stats]:
     """Create the players (unless given, made already), then spin; one event loop for both
     (the connections stay open)."""
     if players is None:
-        players = await setup_players(host, port, n, OPENING)
+        players = await setup_players(host, port, n, OPENING, mix)
     else:
         for p in players:
             p.conn = Conn(host, port)
@@ -665,7 +720,10 @@ def audit(db_url: str, players: list[Player], opening: int, stake: int, data_dir
         if row.balance != total or deposit != opening or row.balance != opening + total - deposit:
             balance_ok = False
             problems.append(f"{p.external_id}: balance {row.balance}, ledger {total}, deposit {deposit}")
-        if -stakes != staked or n_stakes != n_rounds or wins != won or open_ or staked != n_rounds * stake:
+        cost = stake if p.kind == "gnomes" else None  # a bought feature costs its price
+        if -stakes != staked or n_stakes != n_rounds or wins != won or open_ or (
+            cost is not None and staked != n_rounds * cost
+        ):
             ledger_ok = False
             problems.append(
                 f"{p.external_id}: rounds {n_rounds} (open {open_}) staked {staked} won {won}; "
@@ -767,7 +825,8 @@ def run_once(args: argparse.Namespace, kind: str) -> dict[str, Any]:
 
             players, stats = asyncio.run(
                 setup_and_load(
-                    "127.0.0.1", port, args.players, args.stake, args.warmup, args.seconds, on_window, made
+                    "127.0.0.1", port, args.players, args.stake, args.warmup, args.seconds, on_window, made,
+                    args.mix,
                 )
             )
             spy.wait()
@@ -785,6 +844,7 @@ def run_once(args: argparse.Namespace, kind: str) -> dict[str, Any]:
                 "spins_per_second": round(stats.rounds / args.seconds, 1),
                 "requests_per_second": round(stats.requests / args.seconds, 1),
                 "latency_ms": percentiles(stats.latencies),
+                **({"scenarios": scenarios(stats, args.seconds)} if args.mix else {}),
                 "errors": stats.errors,
                 "error_samples": stats.error_samples,
                 "cpu": meter.report(stats.rounds),
@@ -800,6 +860,23 @@ def run_once(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     p99 = result["latency_ms"]["p99"]
     result["target_met"] = result["spins_per_second"] >= 1000 and p99 is not None and p99 < 100
     return result
+
+
+def scenarios(stats: Stats, seconds: float) -> dict[str, Any]:
+    """Per scenario of ``--mix``: what it is, rounds and requests a second, latencies."""
+    out = {}
+    for kind, (game, mode, stake, _) in SCENARIOS.items():
+        seen = stats.by_kind.get(kind, {"rounds": 0, "requests": 0, "latencies": []})
+        out[kind] = {
+            "game": game,
+            "mode": mode,
+            "stake": stake,
+            "rounds_per_second": round(seen["rounds"] / seconds, 1),
+            "requests_per_second": round(seen["requests"] / seconds, 1),
+            "requests_per_round": round(seen["requests"] / seen["rounds"], 2) if seen["rounds"] else None,
+            "latency_ms": percentiles(seen["latencies"]),
+        }
+    return out
 
 
 def brief(run: dict[str, Any]) -> dict[str, Any]:
@@ -849,6 +926,11 @@ def main() -> int:
         action="store_true",
         help="also run the ceiling (bench/ceiling_app.py) back to back with reelforge; PostgreSQL",
     )
+    ap.add_argument(
+        "--mix",
+        action="store_true",
+        help="players over SCENARIOS (Gnomes spins, Gambini and Pinguinos decisions, a bought feature)",
+    )
     ap.add_argument("--repeat", type=int, default=1, help="with --ceiling: pairs of runs (order alternates)")
     args = ap.parse_args()
     if args.py_spy is not None and not PY_SPY.exists():
@@ -857,6 +939,8 @@ def main() -> int:
         ap.error("--uvicorn-arg needs --app (reelforge serve takes no uvicorn options)")
     if args.ceiling and args.db != "postgresql":
         ap.error("--ceiling runs on PostgreSQL only")
+    if args.mix and args.ceiling:
+        ap.error("--mix has no ceiling: the ceiling spins Reign of Gnomes only")
     if args.repeat > 1 and not args.ceiling:
         ap.error("--repeat needs --ceiling")
 

@@ -129,6 +129,9 @@ def server(db_url, tmp_path):
 
 @pytest.fixture
 def api(server):
+    """The app over ``server`` with its lifespan run: on PostgreSQL the spin's requests run
+    on the client's event loop (play/context.py's ``call_on_loop``), as under uvicorn."""
     from server_support import Api, client_for
 
-    return Api(client_for(server))
+    with client_for(server) as client:
+        yield Api(client)

@@ -171,3 +171,36 @@ def test_a_refusal_with_headers_is_the_same_on_both_paths(
         slow = _post(api, "/rounds", token, "c1", body)
     _same(hot, slow)
     assert hot.status_code == 429 and hot.headers["retry-after"] == "2"
+
+
+def test_on_postgresql_the_spin_s_requests_run_on_the_event_loop(
+    api: Api, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With PostgreSQL and the server's own ledger, the hot routes run the service on the
+    event loop (play/context.py's ``call_on_loop``), not in the thread pool; SQLite stays in
+    the pool.  Rounds with free spins (actions) balance to the cent either way."""
+    on_loop: list[str] = []
+    original = type(server.context).call_on_loop
+
+    async def counted(self: Any, call: Any) -> Any:
+        on_loop.append("call")
+        return await original(self, call)
+
+    monkeypatch.setattr(type(server.context), "call_on_loop", counted)
+    token = api.new_player("loop-player", 100_000)
+    start = api.balance(token)
+    staked = won = requests = 0
+    for _ in range(12):
+        reply = api.start(token, GAME, 40)
+        requests += 1
+        staked += 40
+        rnd = reply["round"]
+        while rnd["status"] == "pending":
+            spec = rnd["actions"][0]
+            reply = api.act(token, rnd["id"], spec["name"], spec.get("default"))
+            requests += 1
+            rnd = reply["round"]
+        won += rnd["win"]
+    assert api.balance(token) == start - staked + won
+    postgres = server.engine.dialect.name == "postgresql"
+    assert len(on_loop) == (requests if postgres else 0)

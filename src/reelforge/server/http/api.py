@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import logging
 import pathlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from http import HTTPStatus
 from typing import Annotated, Any
 
@@ -299,10 +301,22 @@ def database_error_response(exc: DBAPIError) -> Response:
 def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAPI:
     """The app's routes and middleware over ``server``; ``readiness``: what
     ``/health/ready`` reports (app.build's; None: one never started, so never ready)."""
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # The spin's requests on the serving loop (play/context.py); app.build's lifespan,
+        # which replaces this one, does the same.
+        await server.context.attach_loop()
+        try:
+            yield
+        finally:
+            await server.context.detach_loop()
+
     app = FastAPI(
         title="reelforge game server",
         version="1",
         description="Wallet, rounds, restoration, recall and jurisdiction profiles for reelforge games.",
+        lifespan=lifespan,
     )
 
     @app.exception_handler(ApiError)

@@ -58,7 +58,9 @@ def build(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
         readiness.start()
         sweeper.thread.start()
         outbox = start_outbox(server)  # webhooks and wallet deliveries: see outbox_runner.py
+        await server.context.attach_loop()  # the spin's requests on this loop (context.py)
         yield
+        await server.context.detach_loop()
         readiness.stop.set()
         sweeper.stop.set()
         if outbox is not None:

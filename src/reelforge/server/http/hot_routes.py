@@ -104,7 +104,12 @@ class HotRoutes:
                 model.script,
             )  # fmt: skip
         try:
-            response = self.respond(*await anyio.to_thread.run_sync(call))
+            context = self.server.context
+            if context.runs_on_loop():  # PostgreSQL, the own ledger: no thread (context.py)
+                result = await context.call_on_loop(call)
+            else:
+                result = await anyio.to_thread.run_sync(call)
+            response = self.respond(*result)
         except ApiError as exc:  # as the app's exception handler answers it
             response = self.respond(exc.status, exc.body(), exc.headers)
         except DBAPIError as exc:  # the database down or restarting: 503, as the routes answer it

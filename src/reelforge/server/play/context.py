@@ -9,6 +9,8 @@ so any number of them can serve the same database.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import hashlib
 import logging
 import os
@@ -17,8 +19,11 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+import psycopg
 from sqlalchemy import Connection, Engine, event
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.util import greenlet_spawn
 
 from reelforge.engine.exact_store import ExactStore
 from reelforge.engine.game import Game
@@ -30,13 +35,23 @@ from reelforge.server.core.errors import SessionClosed, conflict, forbidden, not
 from reelforge.server.play import bets, currencies, session_store
 from reelforge.server.play.profiles import PROFILES, Profile
 from reelforge.server.storage import store
-from reelforge.server.storage.db import make_engine
-from reelforge.server.storage.sql import Pipelined
+from reelforge.server.storage.db import make_engine, make_loop_engine
+from reelforge.server.storage.sql import LoopPipelined, Pipelined
 from reelforge.server.storage.store import check_key
 from reelforge.server.wallets.seamless_wallet import SeamlessWallet
 from reelforge.server.wallets.wallet import LedgerWallet, StakeFirst, Wallet
 
 log = logging.getLogger("reelforge.server")
+
+# The hooks of the transaction ``run`` has open in this thread or greenlet (after_commit).
+_PENDING: contextvars.ContextVar[list[Callable[[], None]] | None] = contextvars.ContextVar(
+    "reelforge_pending_hooks", default=None
+)
+# Set while a request runs on the event loop (``ServerContext.call_on_loop``): the engine of
+# the loop's async connections, whose statements are awaited in the request's greenlet.
+_LOOP_ENGINE: contextvars.ContextVar[Engine | None] = contextvars.ContextVar(
+    "reelforge_loop_engine", default=None
+)
 
 OPERATOR_SCOPE = "operator"
 
@@ -105,7 +120,6 @@ class ServerContext:
         self.serial: AbstractContextManager[Any] = (
             threading.Lock() if self.engine.dialect.name == "sqlite" else nullcontext()
         )
-        self._hooks = threading.local()  # this thread's transaction's after-commit hooks
         self.games: dict[str, Game] = dict(registry())
         # Exact figures: kept on disk per data file and code (engine/exact_store.py), so a new
         # process reads them instead of computing them; held here once read.
@@ -116,6 +130,47 @@ class ServerContext:
         self.pipelined = self.engine.dialect.name == "postgresql" and self.engine.dialect.driver == "psycopg"
         if self.pipelined and not event.contains(self.engine, "before_cursor_execute", _leave_pipeline):
             event.listen(self.engine, "before_cursor_execute", _leave_pipeline)
+        # PostgreSQL with the server's own ledger: the spin's requests run on the event loop
+        # (attach_loop, call_on_loop), the rest in the thread pool on ``engine``.
+        self.loop_engine: AsyncEngine | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- the event loop ------------------------------------------------------------------------
+
+    async def attach_loop(self) -> None:
+        """Open the async engine for requests run on this (the serving) event loop: with
+        PostgreSQL through psycopg, the server's own ledger (a seamless wallet's calls are
+        blocking HTTP) and ``settings.on_loop``.  Called by the app's lifespan."""
+        if not (self.pipelined and self.settings.on_loop and self.loop_engine is None):
+            return
+        engine = make_loop_engine(self.engine.url, self.settings.pool_size)
+        event.listen(engine.sync_engine, "before_cursor_execute", _leave_pipeline)
+        self.loop_engine, self._loop = engine, asyncio.get_running_loop()
+
+    async def detach_loop(self) -> None:
+        engine, self.loop_engine, self._loop = self.loop_engine, None, None
+        if engine is not None:
+            await engine.dispose()
+
+    def runs_on_loop(self) -> bool:
+        """Whether a request may run on the running event loop (:meth:`call_on_loop`)."""
+        if self.loop_engine is None or self.wallet is not self.ledger:
+            return False
+        try:
+            return asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            return False
+
+    async def call_on_loop(self, call: Callable[[], Any]) -> Any:
+        """Run ``call`` (plain code that calls :meth:`run`) on the event loop, in a greenlet of
+        its own: each database round trip is awaited on the loop's async connection, so the
+        loop serves other requests meanwhile, with no hand-off to a thread and no second
+        thread contending for the GIL (what the thread pool costs a spin).  The caller's
+        context variables (the request id) go with it."""
+        assert self.loop_engine is not None
+        context = contextvars.copy_context()
+        context.run(_LOOP_ENGINE.set, self.loop_engine.sync_engine)
+        return await greenlet_spawn(context.run, call)
 
     # -- transactions ------------------------------------------------------------------------
 
@@ -125,20 +180,21 @@ class ServerContext:
         own is rolled back.  A wallet that takes the stake before the round (:class:`StakeFirst`)
         gets the transaction rolled back, takes it, and has ``work`` run again."""
         hooks: list[Callable[[], None]] = []
+        engine = _LOOP_ENGINE.get() or self.engine
         try:
-            self._hooks.pending = hooks
+            pending = _PENDING.set(hooks)
             try:
                 if self.pipelined:
-                    result = self._run_pipelined(work)
+                    result = self._run_pipelined(work, engine)
                 else:
                     with self.serial, self.engine.begin() as conn:
                         result = work(conn)
             finally:
-                self._hooks.pending = None
+                _PENDING.reset(pending)
         except StakeFirst as first:
             return first.proceed(lambda: self.run(work))
         except SessionClosed as closed:
-            with self.engine.begin() as conn:
+            with engine.begin() as conn:
                 session_store.close(conn, self.settings, closed.session_id, closed.reason)
             raise
         except IntegrityError as exc:
@@ -151,18 +207,21 @@ class ServerContext:
     def after_commit(self, hook: Callable[[], None]) -> None:
         """Call ``hook`` once this thread's transaction in :meth:`run` commits (never, if it
         rolls back); outside one, at once.  E.g. wake the outbox worker for a queued credit."""
-        pending = getattr(self._hooks, "pending", None)
+        pending = _PENDING.get()
         if pending is None:
             hook()
         else:
             pending.append(hook)
 
-    def _run_pipelined(self, work: Callable[[Connection], Any]) -> Any:
+    def _run_pipelined(self, work: Callable[[Connection], Any], engine: Engine) -> Any:
         """``run`` on PostgreSQL: the transaction's statements in as few round trips as
         possible (BEGIN with the first read, the last writes with the COMMIT)."""
-        with self.engine.connect() as conn:
+        with engine.connect() as conn:
             fairy = conn.connection
-            tx = Pipelined(fairy.dbapi_connection, conn.dialect.loaded_dbapi)
+            if engine is self.engine:
+                tx = Pipelined(fairy.dbapi_connection, conn.dialect.loaded_dbapi)
+            else:  # the loop's: SQLAlchemy's adapter around psycopg's async connection
+                tx = LoopPipelined(fairy.dbapi_connection.driver_connection, psycopg)
             # Kept: once the connection is lost, ``conn.info`` itself raises PendingRollbackError,
             # which would replace the database error (a 503 clients resend) with a 500.
             info = conn.info

@@ -15,7 +15,8 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, exc, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from reelforge.server.core.data_dir import DIR_MODE, secure_file
 
@@ -59,6 +60,17 @@ def make_engine(url: str, pool_size: int = 8) -> Engine:
         return engine
     engine = create_engine(url, pool_size=pool_size, max_overflow=pool_size)
     _ping_when_idle(engine, PING_AFTER_IDLE_SECONDS)
+    return engine
+
+
+def make_loop_engine(url: URL, pool_size: int = 8) -> AsyncEngine:
+    """PostgreSQL through psycopg's async connections, for requests run on the event loop
+    (``ServerContext.call_on_loop``), with the idle ping of ``make_engine``.  No overflow:
+    on the loop every request in flight asks for a connection at once, and an overflow
+    connection is closed when it comes back, so a burst would connect and disconnect one per
+    request; past ``pool_size`` requests wait for one (asynchronously) instead."""
+    engine = create_async_engine(url, pool_size=pool_size, max_overflow=0)
+    _ping_when_idle(engine.sync_engine, PING_AFTER_IDLE_SECONDS)
     return engine
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.util import await_only
 
 _PARAM = re.compile(r"(?<![:\w]):([a-z_][a-z0-9_]*)")
 
@@ -328,19 +329,31 @@ class Pipelined:
         self.cursor = dbapi_conn.cursor()
         self.more: list[Any] = []  # further cursors, for query_many
         self.pending: list[tuple[str, dict[str, Any]]] = []  # writes held (see queue)
-        dbapi_conn.autocommit = True
+        self._wait(dbapi_conn.set_autocommit(True))
+
+    # psycopg's blocking calls, in one place: :class:`LoopPipelined` awaits the same calls of
+    # an async connection instead.
+    @staticmethod
+    def _wait(value: Any) -> Any:
+        return value
+
+    def _pipe_open(self) -> Any:
+        return self._pipe_cm.__enter__()
+
+    def _pipe_close(self, cm: Any) -> None:
+        cm.__exit__(None, None, None)
 
     def _enter(self) -> None:
         if self.pipe is None:
             self._pipe_cm = self.raw.pipeline()
-            self.pipe = self._pipe_cm.__enter__()
+            self.pipe = self._pipe_open()
         if not self.started:
             self.started = True
             if _FETCH is None:
                 self._begin()
 
     def _begin(self) -> None:
-        self.cursor.execute("BEGIN")
+        self._wait(self.cursor.execute("BEGIN"))
         self.explicit = True
 
     def _wrap(self, statement: str, params: Any, exc: Exception) -> Exception:
@@ -358,7 +371,7 @@ class Pipelined:
         pending, self.pending = self.pending, []
         for statement, params in combine(pending):
             try:
-                self.cursor.execute(statement, params)
+                self._wait(self.cursor.execute(statement, params))
             except self.dbapi.Error as exc:
                 raise self._wrap(statement, params, exc) from exc
 
@@ -375,11 +388,12 @@ class Pipelined:
             self._enter()
             self._flush()
             for cursor, (statement, params) in zip(cursors, statements, strict=True):
-                cursor.execute(statement, params)
+                self._wait(cursor.execute(statement, params))
             if self.explicit:
-                self.pipe.sync()
+                self._wait(self.pipe.sync())
             else:
-                _FETCH(cursors[-1])  # a flush: the results of all, the transaction going on
+                # a flush: the results of all, the transaction going on
+                self._wait(cursors[-1]._fetch_pipeline())
             out = []
             for cursor, (statement, _) in zip(cursors, statements, strict=True):
                 # A statement's columns are always the same: its row type is made once
@@ -390,7 +404,7 @@ class Pipelined:
                     row_type = None if description is None else _row_type(tuple(d[0] for d in description))
                     if len(_RESULT_TYPES) < 512:
                         _RESULT_TYPES[statement] = row_type
-                rows = cursor.fetchall() if row_type is not None else []
+                rows = self._wait(cursor.fetchall()) if row_type is not None else []
                 out.append(Rows(None, rows, row_type))
             return out
         except self.dbapi.Error as exc:
@@ -406,7 +420,7 @@ class Pipelined:
             if not self.explicit:
                 self._begin()
             self.pipe = None
-            self._pipe_cm.__exit__(None, None, None)
+            self._pipe_close(self._pipe_cm)
         except self.dbapi.Error as exc:
             raise self._wrap("(queued statements)", None, exc) from exc
 
@@ -416,13 +430,13 @@ class Pipelined:
                 self._enter()
                 self._flush()
             if self.explicit:
-                self.cursor.execute("COMMIT")  # pipelined: with the last writes
+                self._wait(self.cursor.execute("COMMIT"))  # pipelined: with the last writes
             if self.pipe is not None:
                 # Leaving the pipeline sends a Sync and waits for every result: that Sync is
                 # the commit of an implicit transaction (a Sync of our own before it was a
                 # round trip more, the leaving's Sync answering nothing).
                 pipe_cm, self.pipe = self._pipe_cm, None
-                pipe_cm.__exit__(None, None, None)
+                self._pipe_close(pipe_cm)
         except self.dbapi.Error as exc:
             raise self._wrap("COMMIT", None, exc) from exc
         finally:
@@ -435,23 +449,41 @@ class Pipelined:
             # error the server skips both, and the Sync rolls it back anyway).
             with contextlib.suppress(self.dbapi.Error):
                 self._begin()
-                self.cursor.execute("ROLLBACK")
+                self._wait(self.cursor.execute("ROLLBACK"))
         self._leave_quietly()
-        self.raw.rollback()  # an explicit transaction still open (or failed): ROLLBACK
+        self._wait(self.raw.rollback())  # an explicit transaction still open (or failed): ROLLBACK
 
     def _leave_quietly(self) -> None:
         pipe, self.pipe = self.pipe, None
         if pipe is not None:
             # A failure here is the one already raised, or one the rollback clears.
             with contextlib.suppress(self.dbapi.Error):
-                self._pipe_cm.__exit__(None, None, None)
+                self._pipe_close(self._pipe_cm)
 
     def close(self) -> None:
         """Back to the connection as the pool lends it (psycopg's own transactions)."""
         self._leave_quietly()
         for cursor in (self.cursor, *self.more):
-            cursor.close()
-        self.raw.autocommit = False
+            self._wait(cursor.close())
+        self._wait(self.raw.set_autocommit(False))
+
+
+class LoopPipelined(Pipelined):
+    """:class:`Pipelined` on psycopg's async connection, for a transaction run on the event
+    loop inside a greenlet (``ServerContext.on_loop``): each call the sync class makes is
+    made on the async connection and awaited through SQLAlchemy's ``await_only``, so the
+    request's code stays the same plain functions while the loop serves other requests
+    during every round trip."""
+
+    @staticmethod
+    def _wait(value: Any) -> Any:
+        return await_only(value)
+
+    def _pipe_open(self) -> Any:
+        return await_only(self._pipe_cm.__aenter__())
+
+    def _pipe_close(self, cm: Any) -> None:
+        await_only(cm.__aexit__(None, None, None))
 
 
 def for_update(conn: Connection, of: str | None = None) -> str:
