@@ -192,15 +192,20 @@ def test_on_postgresql_the_spin_s_requests_run_on_the_event_loop(
     staked = won = requests = 0
     for _ in range(12):
         reply = api.start(token, GAME, 40)
+        ids = [api.last.headers["x-request-id"]]
         requests += 1
         staked += 40
         rnd = reply["round"]
         while rnd["status"] == "pending":
             spec = rnd["actions"][0]
             reply = api.act(token, rnd["id"], spec["name"], spec.get("default"))
+            ids.append(api.last.headers["x-request-id"])
             requests += 1
             rnd = reply["round"]
         won += rnd["win"]
+        # The request id reached the step's row from the greenlet (the context went with it).
+        recall = api.call("GET", f"/rounds/{rnd['id']}", token=token, expect=200)
+        assert [s["request_id"] for s in recall["steps"]] == ids
     assert api.balance(token) == start - staked + won
     postgres = server.engine.dialect.name == "postgresql"
     assert len(on_loop) == (requests if postgres else 0)

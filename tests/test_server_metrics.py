@@ -111,6 +111,22 @@ def test_a_request_id_is_echoed_or_made_and_carried_by_webhooks(tmp_path: Any) -
     # The request that completed the round: the start, or the last action's (ids made anew).
     over_at_start = r.json()["round"]["status"] == "complete"
     assert event["request_id"] == ("spin-1" if over_at_start else api.last.headers["x-request-id"])
+    # History carries it too: each step the id of the request that made it.
+    played = api.client.post(
+        "/api/v1/rounds",
+        json={"game": "reign-of-gnomes", "stake": 40},
+        headers={"Authorization": f"Bearer {token}", "Idempotency-Key": "k2", "X-Request-Id": "spin-2"},
+    ).json()
+    ids = ["spin-2"]
+    rnd = played["round"]
+    while rnd["status"] == "pending":
+        spec = rnd["actions"][0]
+        rnd = api.act(token, rnd["id"], spec["name"], spec.get("default"))["round"]
+        ids.append(api.last.headers["x-request-id"])
+    recall = api.call("GET", f"/rounds/{rnd['id']}", token=token, expect=200)
+    assert [s["request_id"] for s in recall["steps"]] == ids
+    operator_view = api.operator("GET", f"/rounds/{rnd['id']}", expect=200)
+    assert [s["request_id"] for s in operator_view["steps"]] == ids
     server.engine.dispose()
 
 

@@ -18,6 +18,7 @@ from reelforge.engine.game import Game, levels_for
 from reelforge.engine.round import Round
 from reelforge.server.core import metrics
 from reelforge.server.core.errors import ApiError, bad_request, conflict, not_found
+from reelforge.server.core.request_id import request_id
 from reelforge.server.play import autoplay_store, bet_variants, bets, currencies
 from reelforge.server.play import round_store as rs
 from reelforge.server.play.context import OPERATOR_SCOPE, ServerContext, fingerprint, operator_scope
@@ -201,6 +202,7 @@ class BackOffice:
                     events=store.dumps([event]),
                     win_after=0,
                     created_at=ts,
+                    request_id=request_id(),
                 )
             )
             conn.execute(

@@ -10,6 +10,8 @@ use are read when scraped (``server/http/observability.py``).  With several work
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import Counter, Histogram
 
 ROUNDS = Counter(
@@ -37,20 +39,35 @@ WALLET = Counter(
 )
 
 
+# Each metric's children by their label values, found with one dict lookup: ``labels()``
+# validates its arguments and takes a lock at every call (a few per request).  The label
+# values are few (routes, games, statuses), so this stays small, as the metrics' own do.
+_CHILDREN: dict[tuple[int, tuple[str, ...]], Any] = {}
+
+
+def child(metric: Any, *values: str) -> Any:
+    """``metric.labels(*values)``, made once."""
+    key = (id(metric), values)
+    found = _CHILDREN.get(key)
+    if found is None:
+        found = _CHILDREN[key] = metric.labels(*values)
+    return found
+
+
 def round_started(game: str, mode: str, currency: str, stake: int) -> None:
-    ROUNDS.labels(game, mode, "started").inc()
-    STAKED.labels(game, currency).inc(stake)
+    child(ROUNDS, game, mode, "started").inc()
+    child(STAKED, game, currency).inc(stake)
 
 
 def round_completed(game: str, mode: str, currency: str, win: int) -> None:
-    ROUNDS.labels(game, mode, "completed_win" if win else "completed_no_win").inc()
+    child(ROUNDS, game, mode, "completed_win" if win else "completed_no_win").inc()
     if win:
-        WON.labels(game, currency).inc(win)
+        child(WON, game, currency).inc(win)
 
 
 def round_voided(game: str, mode: str) -> None:
-    ROUNDS.labels(game, mode, "voided").inc()
+    child(ROUNDS, game, mode, "voided").inc()
 
 
 def wallet_call(wallet: str, operation: str, result: str) -> None:
-    WALLET.labels(wallet, operation, result).inc()
+    child(WALLET, wallet, operation, result).inc()

@@ -208,6 +208,9 @@ class RecallStep(Reply):
         "the (range, value) draws of the step, once the round is over (always for the operator)"
     )
     side: dict[str, SideMove] = sometimes("games with side balances: what the step moved of each")
+    request_id: str = sometimes(
+        "the X-Request-Id of the request that made the step (absent for the server's own steps)"
+    )
 
 
 class Recall(Reply):

@@ -66,8 +66,8 @@ class Observe:
             REQUEST_ID.reset(token)
             route = scope.get(ROUTE_KEY) or _route_template(scope)
             method = scope["method"]
-            metrics.LATENCY.labels(method, route).observe(time.perf_counter() - started)
-            metrics.REQUESTS.labels(method, route, str(status)).inc()
+            metrics.child(metrics.LATENCY, method, route).observe(time.perf_counter() - started)
+            metrics.child(metrics.REQUESTS, method, route, str(status)).inc()
 
 
 def _route_template(scope: Scope) -> str:

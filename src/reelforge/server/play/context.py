@@ -194,8 +194,16 @@ class ServerContext:
         except StakeFirst as first:
             return first.proceed(lambda: self.run(work))
         except SessionClosed as closed:
-            with engine.begin() as conn:
-                session_store.close(conn, self.settings, closed.session_id, closed.reason)
+            session_id, reason = closed.session_id, closed.reason
+
+            def close(conn: Connection) -> None:
+                session_store.close(conn, self.settings, session_id, reason)
+
+            if self.pipelined:
+                self._run_pipelined(close, engine)
+            else:
+                with engine.begin() as conn:
+                    close(conn)
             raise
         except IntegrityError as exc:
             log.warning("integrity error: %s", exc.orig)

@@ -9,6 +9,7 @@ from sqlalchemy import Connection, Row, select
 
 from reelforge.engine.game import Game
 from reelforge.engine.round import Round
+from reelforge.server.core.request_id import request_id
 from reelforge.server.storage import schema as t
 from reelforge.server.storage.sql import q, x
 from reelforge.server.storage.store import dumps, iso, now, side_value
@@ -90,8 +91,9 @@ def insert_step(
 ) -> None:
     x(
         conn,
-        "INSERT INTO round_steps (round_id, step, action, actor, draws, events, win_after, created_at)"
-        " VALUES (:round_id, :step, :action, :actor, :draws, :events, :win_after, :created_at)",
+        "INSERT INTO round_steps (round_id, step, action, actor, draws, events, win_after, created_at,"
+        " request_id) VALUES (:round_id, :step, :action, :actor, :draws, :events, :win_after, :created_at,"
+        " :request_id)",
         {
             "round_id": round_id,
             "step": rnd.step,
@@ -101,6 +103,7 @@ def insert_step(
             "events": dumps(new_events),
             "win_after": rnd.win,
             "created_at": now(),
+            "request_id": request_id(),  # none for the sweeper's steps (observability.py)
         },
     )
 
@@ -254,6 +257,8 @@ def recall(conn: Connection, row: Row, *, with_draws: bool, side: tuple[str, ...
             "events": json.loads(s.events),
             "win_after": s.win_after,
         }
+        if s.request_id is not None:
+            step["request_id"] = s.request_id
         if with_draws:
             step["draws"] = json.loads(s.draws)
         if side:

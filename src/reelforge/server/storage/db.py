@@ -68,8 +68,13 @@ def make_loop_engine(url: URL, pool_size: int = 8) -> AsyncEngine:
     (``ServerContext.call_on_loop``), with the idle ping of ``make_engine``.  No overflow:
     on the loop every request in flight asks for a connection at once, and an overflow
     connection is closed when it comes back, so a burst would connect and disconnect one per
-    request; past ``pool_size`` requests wait for one (asynchronously) instead."""
-    engine = create_async_engine(url, pool_size=pool_size, max_overflow=0)
+    request; past ``pool_size`` requests wait for one (asynchronously) instead.  Its
+    connections stay in autocommit and are not reset when they come back: every use is a
+    ``sql.LoopPipelined`` transaction, which runs in autocommit and ends what it began (so
+    a checkout and a return are no round trips and no lock of psycopg's)."""
+    engine = create_async_engine(
+        url, pool_size=pool_size, max_overflow=0, isolation_level="AUTOCOMMIT", pool_reset_on_return=None
+    )
     _ping_when_idle(engine.sync_engine, PING_AFTER_IDLE_SECONDS)
     return engine
 

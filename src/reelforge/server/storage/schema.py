@@ -114,6 +114,7 @@ round_steps = Table(
     Column("events", Text, nullable=False),  # JSON of the events this step added
     Column("win_after", BigInteger, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("request_id", String(64)),  # the request that made it (none: the server's own step)
     UniqueConstraint("round_id", "step", name="uq_round_steps_round_step"),
 )
 

@@ -318,6 +318,7 @@ class Pipelined:
     """
 
     KEY = "reelforge_pipelined"
+    restore_autocommit = True  # the pool lends connections out of autocommit
 
     def __init__(self, dbapi_conn: Any, dbapi: Any) -> None:
         self.raw = dbapi_conn
@@ -329,7 +330,8 @@ class Pipelined:
         self.cursor = dbapi_conn.cursor()
         self.more: list[Any] = []  # further cursors, for query_many
         self.pending: list[tuple[str, dict[str, Any]]] = []  # writes held (see queue)
-        self._wait(dbapi_conn.set_autocommit(True))
+        if not dbapi_conn.autocommit:  # the loop's connections are always (db.make_loop_engine)
+            self._wait(dbapi_conn.set_autocommit(True))
 
     # psycopg's blocking calls, in one place: :class:`LoopPipelined` awaits the same calls of
     # an async connection instead.
@@ -465,7 +467,8 @@ class Pipelined:
         self._leave_quietly()
         for cursor in (self.cursor, *self.more):
             self._wait(cursor.close())
-        self._wait(self.raw.set_autocommit(False))
+        if self.restore_autocommit:
+            self._wait(self.raw.set_autocommit(False))
 
 
 class LoopPipelined(Pipelined):
@@ -474,6 +477,8 @@ class LoopPipelined(Pipelined):
     made on the async connection and awaited through SQLAlchemy's ``await_only``, so the
     request's code stays the same plain functions while the loop serves other requests
     during every round trip."""
+
+    restore_autocommit = False  # db.make_loop_engine's connections stay in autocommit
 
     @staticmethod
     def _wait(value: Any) -> Any:
