@@ -108,7 +108,8 @@ def test_the_refusals_each_kind_of_route_can_answer_are_documented(app: FastAPI,
             assert {401, 403} <= statuses, where
         else:
             probe = path.startswith("/api/v1/health")
-            assert probe or path in ("/api/v1/demo/session", "/api/v1/seamless/session"), where
+            unauthenticated = ("/api/v1/demo", "/api/v1/demo/session", "/api/v1/seamless/session")
+            assert probe or path in unauthenticated, where
         if "Idempotency-Key" in headers:
             assert {400, 409} <= statuses, where
             for status in success:
@@ -264,6 +265,7 @@ def test_a_tour_of_every_route_gets_only_documented_replies(checked: Any, gnomes
     call("POST", "/session/reality-check", token=token, expect=200)
     call("POST", "/session/close", token=token, expect=200)
     call("POST", "/seamless/session", json={"token": "t"}, expect=404)  # this server keeps the wallet
+    assert call("GET", "/demo", expect=200)["requires_session_limits"] is False
     demo = call("POST", "/demo/session", expect=201)
     call("GET", "/balance", token=demo["token"], expect=200)
     api.client.get("/api/v1/health")
@@ -469,6 +471,7 @@ def test_deliberately_bad_calls_get_documented_errors(checked: Any, db_url: str,
     tok = other.new_player("strict", 1_000)
     other.call("POST", "/rounds", token=tok, json={**game, "script": [0, 0, 0, 0, 0]}, expect=403)
     other.call("POST", "/demo/session", expect=404)
+    other.call("GET", "/demo", expect=404)
     strict.engine.dispose()
 
     assert_kept(contract)

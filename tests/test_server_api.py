@@ -256,7 +256,27 @@ def test_demo_sessions_only_in_demo_mode(db_url, tmp_path) -> None:
     off = make_server(db_url, tmp_path)
     api = Api(client_for(off))
     api.call("POST", "/demo/session", idem="d2", expect=404)
+    api.call("GET", "/demo", expect=404)
     off.engine.dispose()
+
+
+def test_a_demo_session_under_es_has_the_limits_the_player_chose(db_url, tmp_path) -> None:
+    srv = make_server(db_url, tmp_path, demo_mode=True)
+    try:
+        api = Api(client_for(srv))
+        assert api.call("GET", "/demo", expect=200)["requires_session_limits"] is False
+        api.operator("PUT", "/profile", json={"profile": "es"}, expect=200)
+        terms = api.call("GET", "/demo", expect=200)
+        assert terms["requires_session_limits"] is True and terms["currency"] == "EUR"
+        assert terms["balance"] == 100_000 and terms["spend_limit"] == 100_000
+        limits = {"time_limit_seconds": 1800, "spend_limit": 2_000}
+        opened = api.call("POST", "/demo/session", idem="es1", json=limits, expect=201)
+        assert (opened["time_limit_seconds"], opened["spend_limit"]) == (1800, 2_000)
+        session = api.call("GET", "/session", token=opened["token"], expect=200)
+        assert (session["time_limit_seconds"], session["spend_limit"]) == (1800, 2_000)
+        api.call("POST", "/demo/session", idem="es2", json={"spend_limit": 0}, expect=422)
+    finally:
+        srv.engine.dispose()
 
 
 def test_a_test_seed_is_refused_outside_test_deployments(tmp_path) -> None:

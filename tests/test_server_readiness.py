@@ -135,7 +135,10 @@ def test_ready_means_every_figure_is_loaded_and_the_lobby_computes_none(tmp_path
         state = client.get("/api/v1/health/ready").json()
         expected = {(g.id, v) for g in server.games.values() for v in g.variants}
         assert state["figures"] == {"loaded": len(expected), "total": len(expected)}
-        assert set(server.context._exact_cache) == expected
+        # Each variant's base figures, and each feature buy's (the Buy menu shows its RTP).
+        games = server.games.values()
+        buys = {(g.id, v, m) for g in games for v in g.variants for m in g.modes if m.startswith("buy")}
+        assert buys and set(server.context._exact_cache) == {(*k, "base") for k in expected} | buys
 
         def computing(*_: object, **__: object) -> dict:
             raise AssertionError("the lobby computed exact figures after ready")

@@ -130,9 +130,28 @@ class BackOffice:
 
         return self.server.run(work)
 
-    def demo_session(self, key: str | None) -> tuple[int, dict]:
-        """Demo mode only: a fresh player with play money and an open session.  Built from
-        the operator calls with keys derived from the request's, so a repeat is a no-op."""
+    def demo_terms(self) -> dict:
+        """Demo mode only: what a demo session holds, and whether the profile needs the player
+        to choose a time and a spend limit first (the browser client asks for them)."""
+        settings = self.server.settings
+        if not settings.demo_mode:
+            raise not_found("demo sessions are not offered by this server")
+        profile = self.server.run(self.server.profile)
+        return {
+            "profile": profile.name,
+            "currency": profile.currency,
+            "balance": settings.demo_balance,
+            "requires_session_limits": profile.requires_session_limits,
+            "time_limit_seconds": DEMO_TIME_LIMIT_S,
+            "spend_limit": max(settings.demo_balance, 1),
+        }
+
+    def demo_session(
+        self, key: str | None, time_limit_seconds: int | None = None, spend_limit: int | None = None
+    ) -> tuple[int, dict]:
+        """Demo mode only: a fresh player with play money and an open session, with the limits
+        the player chose where given.  Built from the operator calls with keys derived from
+        the request's, so a repeat is a no-op."""
         settings = self.server.settings
         if not settings.demo_mode:
             raise not_found("demo sessions are not offered by this server")
@@ -143,13 +162,12 @@ class BackOffice:
         self.create_player(player, profile.currency)
         if settings.demo_balance:
             self.wallet_move(f"demo:{key}:credit", player, settings.demo_balance, "deposit")
-        # Where the jurisdiction needs limits set before a session (ES), a demo session has
-        # the ones a player would most plainly choose: an hour, and the play money it holds.
-        limits = (
-            (DEMO_TIME_LIMIT_S, max(settings.demo_balance, 1))
-            if profile.requires_session_limits
-            else (None, None)
-        )
+        # Where the jurisdiction needs limits set before a session (ES), the player's (the
+        # client asks for them: GET /demo); a call that brings none gets the ones a player
+        # would most plainly choose: an hour, and the play money it holds.
+        limits = (time_limit_seconds, spend_limit)
+        if profile.requires_session_limits and None in limits:
+            limits = (time_limit_seconds or DEMO_TIME_LIMIT_S, spend_limit or max(settings.demo_balance, 1))
         return self.sessions.open_session(f"demo:{key}:session", player, *limits)
 
     # -- voiding a round in play -------------------------------------------------------------

@@ -93,6 +93,13 @@ class SessionBody(Body):
     keep_other_sessions: bool = False
 
 
+class DemoBody(Body):
+    """A demo session's limits, as the player chose them (``GET /demo`` says which are needed)."""
+
+    time_limit_seconds: int | None = Field(default=None, gt=0, le=7 * 24 * 3600)
+    spend_limit: int | None = Field(default=None, gt=0, lt=10**12)
+
+
 class RevokeBody(Body):
     reason: str = Field(default="revoked by the operator", min_length=1, max_length=64)
 
@@ -685,6 +692,15 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
         limits = body.model_dump(exclude={"token"})
         return json_response(*server.seamless_launch(key, body.token, **limits))
 
+    @player.get(
+        "/demo",
+        responses=replies(200, m.DemoTerms, 404, 413, 429, notes={404: "Demo sessions are off here."}),
+    )
+    def demo_terms() -> Response:
+        """Demo mode only: what a demo session here holds and which limits the profile needs
+        the player to set before it opens (asked for by the client, then `POST /demo/session`)."""
+        return json_response(200, server.demo_terms())
+
     @player.post(
         "/demo/session",
         status_code=201,
@@ -695,14 +711,17 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
             404,
             409,
             413,
+            422,
             429,
             replayed=True,
             notes={404: "Demo sessions are off here."},
         ),
     )
-    def demo_session(key: IdemKey = None) -> Response:
-        """Demo mode only (`reelforge serve --demo`): a new player with play money."""
-        return json_response(*server.demo_session(key))
+    def demo_session(body: DemoBody | None = None, key: IdemKey = None) -> Response:
+        """Demo mode only (`reelforge serve --demo`): a new player with play money; the body
+        carries the limits the player chose (where the profile needs them: see `GET /demo`)."""
+        limits = body.model_dump() if body is not None else {}
+        return json_response(*server.demo_session(key, **limits))
 
     app.state.readiness = readiness = readiness or Readiness(server, migrate=False)
     add_health_routes(app, readiness, json_response)  # api_health.py

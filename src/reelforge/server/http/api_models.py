@@ -298,6 +298,10 @@ class GameInfo(Open):
     variant: str = Field(description="the RTP variant in force")
     rtp: float = Field(description="the exact RTP of that variant")
     modes: list[str] = Field(description="the modes the profile allows")
+    buy_rtp: dict[str, float] = Field(
+        description="each feature-buy mode the profile allows (`buy`, `buy-…`) with its exact RTP"
+        " in that variant, for the Buy menu to show beside the price; {} where none is on sale"
+    )
     bet_levels: list[BetLevel] = Field(description="the base bets switched on")
     bets_disabled: list[int]
     bet_levels_by_mode: dict[str, list[ModeBetLevel]]
@@ -444,6 +448,20 @@ class WalletMove(Reply):
     amount: int = Field(description="signed: negative for a withdrawal")
     kind: Literal["deposit", "withdrawal"]
     entry: LedgerEntry = sometimes("the ledger row it wrote (replies stored before this lack it)")
+
+
+class DemoTerms(Reply):
+    """Demo mode: what a new demo session holds, and the limits its profile needs set first."""
+
+    profile: str
+    currency: str = Field(description="the play money's currency (the profile's)")
+    balance: int = Field(description="the play money, in minor units")
+    requires_session_limits: bool = Field(
+        description="the profile needs `time_limit_seconds` and `spend_limit` chosen by the player"
+        " before the session opens (`es`)"
+    )
+    time_limit_seconds: int = Field(description="a time limit to offer first")
+    spend_limit: int = Field(description="a spend limit to offer first: the play money")
 
 
 class SessionOpened(Reply):

@@ -124,7 +124,7 @@ class ServerContext:
         # Exact figures: kept on disk per data file and code (engine/exact_store.py), so a new
         # process reads them instead of computing them; held here once read.
         self.figures = ExactStore(settings.figures_dir)
-        self._exact_cache: dict[tuple[str, str], dict[str, Any]] = {}
+        self._exact_cache: dict[tuple[str, str, str], dict[str, Any]] = {}
         self._exact_lock = threading.Lock()
         # PostgreSQL: each request's transaction in pipeline mode (see sql.Pipelined).
         self.pipelined = self.engine.dialect.name == "postgresql" and self.engine.dialect.driver == "psycopg"
@@ -316,17 +316,18 @@ class ServerContext:
         """{game id: its side balances} for the games that keep any."""
         return {g.id: tuple(g.side_balances) for g in self.games.values() if g.side_balances}
 
-    def exact_for(self, game: Game, variant: str) -> dict[str, Any]:
-        """The variant's exact report (base mode), held once read; loaded at start by the
-        readiness check (runtime/readiness.py), so a request finds it here.  A request that
-        comes first waits for that load instead of computing it a second time."""
-        key = (game.id, variant)
+    def exact_for(self, game: Game, variant: str, mode: str = "base") -> dict[str, Any]:
+        """The variant's exact report (base mode unless ``mode`` names another: a feature
+        buy's), held once read; loaded at start by the readiness check
+        (runtime/readiness.py), so a request finds it here.  A request that comes first waits
+        for that load instead of computing it a second time."""
+        key = (game.id, variant, mode)
         found = self._exact_cache.get(key)
         if found is None:
             with self._exact_lock:
                 found = self._exact_cache.get(key)
                 if found is None:
-                    found = self._exact_cache[key] = self.figures.exact(game, variant)
+                    found = self._exact_cache[key] = self.figures.exact(game, variant, mode)
         return found
 
     def source(self, script: list[int] | None) -> RandomSource:

@@ -87,6 +87,10 @@ class Lobby:
             info["autoplay_max_spins"] = autoplay_limit(profile, game)
             info["rtp"] = self.server.exact_for(game, variant)["rtp"]
             modes = [m for m in game.modes if profile.bonus_buy or not is_bonus_buy(m)]
+            # Each feature buy on offer with its own exact RTP (shown beside its price).
+            info["buy_rtp"] = {
+                m: self.server.exact_for(game, variant, m)["rtp"] for m in modes if is_bonus_buy(m)
+            }
             if operator:
                 info["modes"] = list(game.modes)
                 info["modes_offered"] = modes

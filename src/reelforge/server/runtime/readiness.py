@@ -20,6 +20,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
+from reelforge.server.play.profiles import is_bonus_buy
+
 log = logging.getLogger("reelforge.server")
 
 
@@ -137,6 +139,9 @@ class Readiness:
                     return
                 with suppress(NotImplementedError):  # a game without an exact RTP lists none
                     self.server.context.exact_for(game, variant)
+                    # Each feature buy's own RTP, shown beside its price in the Buy menu.
+                    for mode in filter(is_bonus_buy, game.modes):
+                        self.server.context.exact_for(game, variant, mode)
                 self.figures_loaded += 1
         # What the process holds from now on (code, games, figures: some 120,000 objects) is
         # moved out of the collector's sight: a full collection walked all of it, 45-55 ms

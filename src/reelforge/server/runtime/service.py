@@ -267,8 +267,13 @@ class GameServer:
     def ledger(self, external_id: str, limit: int, before: int | None) -> dict:
         return self.back_office.ledger(external_id, limit, before)
 
-    def demo_session(self, key: str | None) -> tuple[int, dict]:
-        return self.back_office.demo_session(key)
+    def demo_session(
+        self, key: str | None, time_limit_seconds: int | None = None, spend_limit: int | None = None
+    ) -> tuple[int, dict]:
+        return self.back_office.demo_session(key, time_limit_seconds, spend_limit)
+
+    def demo_terms(self) -> dict:
+        return self.back_office.demo_terms()
 
     def operator_history(self, external_id: str, limit: int, before: int | None) -> dict:
         return self.round_history.operator_history(external_id, limit, before)
