@@ -10,6 +10,7 @@ import { GameScreen } from "./game-screen.js";
 import { chooseLanguage, setLanguage, t, tk } from "./i18n.js";
 import { renderHistory, renderRecall, renderReplay } from "./history.js";
 import { renderLobby } from "./lobby.js";
+import { sessionLimitsDialog } from "./session-limits.js";
 import { formatMoney } from "./money.js";
 import { Protection } from "./protection.js";
 import { sound } from "./sound.js";
@@ -111,10 +112,13 @@ class App {
     this.el.dataset.ready = "1";
   }
 
-  /** Demo mode (reelforge serve --demo): a play-money session; null when not offered. */
+  /** Demo mode (reelforge serve --demo): a play-money session; null when not offered.  Where
+   *  the profile needs limits set before a session (ES), the player chooses them first. */
   async openDemo() {
     try {
-      const reply = await this.api.post("/demo/session");
+      const terms = await this.api.get("/demo");
+      const limits = terms.requires_session_limits ? await sessionLimitsDialog(terms) : null;
+      const reply = await this.api.post("/demo/session", limits);
       sessionStorage.setItem(TOKEN_KEY, reply.token);
       sessionStorage.setItem(DEMO_KEY, "1");
       this.demo = true;
@@ -138,6 +142,7 @@ class App {
     });
     document.getElementById("btn-history").addEventListener("click", () => (location.hash = "#/history"));
     document.getElementById("btn-sound").addEventListener("click", () => this.toggleSound());
+    this.bindVolume();
     document.addEventListener("keydown", (e) => this.onKey(e), true);
   }
 
@@ -228,11 +233,34 @@ class App {
   }
 
   toggleSound() {
-    const on = this.sound.toggle();
+    this.sound.toggle();
+    this.showSound();
+    this.sound.play("click");
+  }
+
+  /** The sound button and the volume beside it (shown while sound is on), as remembered. */
+  showSound() {
+    const on = this.sound.enabled;
     const b = document.getElementById("btn-sound");
     b.setAttribute("aria-pressed", String(on));
     b.setAttribute("aria-label", on ? t("Sound on") : t("Sound off"));
-    this.sound.play("click");
+    const v = document.getElementById("sound-volume");
+    if (!v) return;
+    const pct = Math.round(this.sound.volume * 100);
+    v.hidden = !on;
+    v.value = String(pct);
+    v.setAttribute("aria-valuetext", `${pct}%`);
+  }
+
+  bindVolume() {
+    const v = document.getElementById("sound-volume");
+    this.showSound();
+    if (!v) return;
+    v.addEventListener("input", () => {
+      this.sound.setVolume(Number(v.value) / 100);
+      v.setAttribute("aria-valuetext", `${v.value}%`);
+    });
+    v.addEventListener("change", () => this.sound.play("click"));
   }
 
   // -- keyboard ----------------------------------------------------------------------------

@@ -29,6 +29,12 @@ export function actionWord(name) {
   return Object.hasOwn(ACTION_WORDS, name) ? t(ACTION_WORDS[name]) : titleCase(name);
 }
 
+/** Whether `hint` says nothing `prompt` does not (case and punctuation aside). */
+function repeats(prompt, hint) {
+  const words = (s) => String(s || "").toLocaleLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  return Boolean(words(hint)) && words(prompt).includes(words(hint));
+}
+
 export class DecisionPanel {
   /**
    * @param {HTMLElement} host where the panel lives (over the bottom of the reels)
@@ -87,7 +93,8 @@ export class DecisionPanel {
       const custom = r.decision?.(spec, round, (choice) => this.choose(spec.name, choice));
       if (custom) {
         this.customs.push(custom);
-        if (custom.prompt) hints.push(h("p.decision__hint", custom.prompt));
+        // A hint that only repeats the prompt is left out (never "Pick a stone / pick a stone").
+        if (custom.prompt && !repeats(prompt, custom.prompt)) hints.push(h("p.decision__hint", custom.prompt));
         // How to do it with the keyboard: hidden on touch screens (css/access.css).
         if (custom.keyPrompt) hints.push(h("p.decision__hint.key-hint", custom.keyPrompt));
         if (spec.default !== null && spec.default !== undefined && custom.defaultLabel) {

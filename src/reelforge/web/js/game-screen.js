@@ -81,6 +81,7 @@ export class GameScreen {
 
   async mount(view) {
     const mod = await loadRenderer(this.game);
+    this.app.sound.useGame(this.game.id, mod.sounds); // its sound set: loaded in the background, never awaited
     this.stage = h("div.game__stage");
     this.balance = new BalanceHold(this.app);
     this.pres = new Presenter({
@@ -516,7 +517,7 @@ export class GameScreen {
     if (!restored && round.actions.length === 1 && !spec.choices && !spec.needs_player
         && this.renderer.autoContinue?.(spec, round)) {
       this.panel.el.classList.add("decision--auto");
-      wait(700).then(() => {
+      wait(300).then(() => { // a brisk beat between a feature's steps (counted in its pace)
         if (this.panel.open && this.round === round) this.panel.choose(spec.name, null);
       });
     } else {

@@ -8,7 +8,7 @@
 
 import { t, tk } from "./i18n.js";
 import { formatMoney } from "./money.js";
-import { countUp, h, setSkipping, wait } from "./ui.js";
+import { countUp, h, paceNow, playerSpeed, setSkipping, wait } from "./ui.js";
 
 /** Multiples of the stake where Big, Mega and Epic wins start, unless the game sets its own. */
 export const DEFAULT_TIERS = Object.freeze({ big: 10, mega: 25, epic: 50 });
@@ -83,9 +83,9 @@ export class Presenter {
     const sound = o.sound;
     // What renderers get as ctx.sound: the app's sounds, less celebration at or below stake.
     this.sound = {
-      play: (name) => {
+      play: (name, opts) => {
         if (CELEBRATION_SOUNDS.has(name) && !this.celebrated()) return;
-        sound?.play(name);
+        sound?.play(name, { x: this.stakeOf() ? (this.round?.win ?? 0) / this.stakeOf() : 0, tiers: this.tiers, ...opts });
       },
     };
     // What renderers get as ctx.feature.
@@ -119,6 +119,23 @@ export class Presenter {
     this.active = true;
     this.featureName = null;
     this.setSkip(false);
+    this.pace = { from: paceNow(), skipped: false };
+  }
+
+  /**
+   * The round's presentation time at the player's speed (ui.js's pace clock: every wait,
+   * count-up and animation, side by side counted once; no network, no player's time), kept
+   * for the tests in window.__reelforgePace: [{round, game, mode, ms, quick, skipped}].
+   */
+  notePace() {
+    const pace = this.pace;
+    const round = this.round;
+    this.pace = null;
+    if (!pace || !round || typeof window === "undefined") return;
+    (window.__reelforgePace ||= []).push({
+      round: round.id, game: round.game, mode: round.mode || "base", ms: Math.round(paceNow() - pace.from),
+      quick: playerSpeed() < 1, skipped: pace.skipped,
+    });
   }
 
   /** The round's presentation is over (or a decision waits for the player). */
@@ -127,6 +144,7 @@ export class Presenter {
   }
 
   end() {
+    this.notePace();
     this.active = false;
     this.featureName = null;
     this.setSkip(false);
@@ -139,6 +157,7 @@ export class Presenter {
   skip() {
     if (this.skipping) return;
     this.setSkip(true);
+    if (this.pace) this.pace.skipped = true;
     for (const s of this.screens) s.dataset.skipped = "1";
     const root = this.o.host;
     for (const a of root.getAnimations?.({ subtree: true }) || []) {
@@ -204,7 +223,7 @@ export class Presenter {
    * A feature ends with `amount` won in it.  When the round's win reaches a tier, the tier
    * screen at the round's end shows it instead (named after the feature).
    */
-  async total({ title, amount, sub = "", kind = "feature", testid = "feature-total", ms = 1800 }) {
+  async total({ title, amount, sub = "", kind = "feature", testid = "feature-total", ms = 1500 }) {
     const round = this.round;
     if (round?.status === "complete" && this.tier(round)) {
       this.featureName = title;
@@ -243,7 +262,7 @@ export class Presenter {
       dataset: { tier, shown: "big" }, "data-testid": "win-tier", role: "status", "aria-live": "assertive",
     }, h("div.pres-screen__rays"), title,
     this.featureName ? h("div.pres-screen__sub", this.featureName) : null, value, hints());
-    this.o.sound?.play("bigwin");
+    this.o.sound?.play("bigwin", { tier });
     this.noteCountUp();
     // The title climbs Big -> Mega -> Epic as the count passes each multiple.
     const fmt = (v) => {
@@ -255,7 +274,7 @@ export class Presenter {
       return this.o.format(v);
     };
     const ms = tierMs(round.win, stake, tiers);
-    const shown = this.showScreen(el, ms + 1400);
+    const shown = this.showScreen(el, ms + 1000);
     await countUp(value, 0, round.win, ms, fmt);
     fmt(round.win);
     await shown;
@@ -349,13 +368,15 @@ export class WinMeter {
     this.mark(minor, round);
   }
 
-  /** `minor` more paid in `round`; resolves when the meter shows it. */
+  /** `minor` more paid in `round`; resolves when the meter shows it.  It counts for as long
+   *  as what it adds is worth (a feature's spin: that spin's win, not the feature's so far),
+   *  at most 1 s after the first win: the feature's total screen counts the whole. */
   add(minor, round) {
     const from = this.shown;
     const to = from + minor;
     this.shown = to;
     this.mark(to, round);
-    const ms = this.pres.celebrated(round) ? meterMs(to, this.pres.stakeOf(round)) : 0;
+    const ms = this.pres.celebrated(round) ? Math.min(from > 0 ? 1000 : 2500, meterMs(minor, this.pres.stakeOf(round))) : 0;
     if (!ms || this.pres.skipping) {
       this.value.textContent = this.format(to);
       return Promise.resolve();

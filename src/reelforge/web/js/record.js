@@ -125,6 +125,7 @@ export async function recallRenderer(app, gameId, coin, stake, meter) {
   const game = app.gamesById[gameId];
   if (!game) return null;
   const mod = await loadRenderer(game);
+  app.sound?.useGame?.(game.id, mod.sounds); // replay sounds like the game (never awaited)
   const fmt = money(app);
   let shown = 0;
   return mod.createRenderer({

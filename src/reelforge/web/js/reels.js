@@ -2,7 +2,7 @@
 // with the Web Animations API.  Renderers give it their symbol art; it knows nothing of
 // any game's rules.
 
-import { h, speed, wait } from "./ui.js";
+import { animate, h, speed, wait } from "./ui.js";
 
 const LOOP_CELLS = 10; // filler cells in a free-running (waiting) strip
 const STOP_FILLERS = 14; // filler cells scrolled past when a reel stops
@@ -152,7 +152,6 @@ export class Reels {
     return new Promise((resolve) => {
       wait(after).then(() => {
         c.col.classList.remove("reel--anticipate");
-        const landing = landingMs * speed();
         const fillers = Array.from({ length: STOP_FILLERS }, () => this.o.filler(r));
         const codes = column.concat(fillers, previous);
         const n = codes.length;
@@ -161,19 +160,20 @@ export class Reels {
         const start = (-(STOP_FILLERS + this.rows) / n) * 100;
         const bounce = (0.18 / n) * 100;
         c.anim?.cancel();
-        if (landing < 16) {
-          this.finishReel(c, column, r);
-          resolve();
-          return;
-        }
-        c.anim = c.strip.animate(
+        // Counted on the pace clock (ui.js), like the wait before it.
+        c.anim = animate(c.strip,
           [
             { transform: `translateY(${start}%)`, easing: "cubic-bezier(.25,.6,.4,1)" },
             { transform: `translateY(${bounce}%)`, offset: 0.86, easing: "ease-in-out" },
             { transform: "translateY(0%)" },
           ],
-          { duration: landing, fill: "forwards" },
+          landingMs, { fill: "forwards" },
         );
+        if (!c.anim) {
+          this.finishReel(c, column, r);
+          resolve();
+          return;
+        }
         c.anim.onfinish = () => {
           this.finishReel(c, column, r);
           resolve();

@@ -91,17 +91,68 @@ export function isSkipping() {
   return skipping;
 }
 
+// -- pace: the presentation's own length at the player's speed --------------------------------
+//
+// Every timed thing of a presentation goes through wait(), countUp() and animate() below, and
+// each adds to a nominal clock: the milliseconds it lasts at the player's speed (1, or Quick's
+// factor), whatever speed the page really runs at (tests run it at a fraction).  The clock
+// follows the timeline, not a sum: a timer starts at the clock's reading and, when it ends,
+// moves the clock to its own end if that is later, so timers running side by side (the count-up
+// under the way captions, the reels landing in turn) count once, as the player sees them.
+// Not counted: the server's answers (one request a Dragon Spin, a pick or a respin: 12-20 in
+// a feature, a few ms each on loopback, 50-200 ms each over a network, so 1-4 s a feature),
+// the player's own time (a pick, "Start Dragon Spins"), CSS transitions and fades that nothing
+// waits for, and whatever a skip cut short.  The Presenter reads it per round:
+// window.__reelforgePace (see presentation.js).
+let paceClock = 0;
+
+/** The nominal clock, in ms at the player's speed. */
+export function paceNow() {
+  return paceClock;
+}
+
+/** The player's speed factor: 1, or Quick's (never the tests' or a replay's). */
+export function playerSpeed() {
+  return speedFactor;
+}
+
+/** A timer of `ms` (speed 1) starts now; call the result when it ends. */
+function paceSpan(ms) {
+  if (skipping || !(ms > 0)) return () => {};
+  const end = paceClock + ms * speedFactor;
+  return () => {
+    if (!skipping && end > paceClock) paceClock = end;
+  };
+}
+
 /** Wait ms milliseconds, scaled by the animation speed; a skip ends it at once. */
 export function wait(ms) {
+  const span = paceSpan(ms);
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
       pendingWaits.delete(done);
+      span();
       resolve();
     };
     const timer = setTimeout(done, Math.max(0, ms * speed()));
     pendingWaits.add(done);
   });
+}
+
+/**
+ * el.animate(keyframes) for `ms` at speed 1 (scaled, counted on the pace clock); options as
+ * the Web Animations API's, less the duration.  Returns the Animation, or null where it takes
+ * no time (skipping, speed 0): the caller shows the end at once.  However short the page's
+ * speed makes it, it runs (a frame at least), so the pace clock counts it all the same.
+ */
+export function animate(el, keyframes, ms, options = {}) {
+  const duration = ms * speed();
+  if (!(duration > 0)) return null;
+  const span = paceSpan(ms);
+  const a = el.animate(keyframes, { ...options, duration });
+  a.finished.then(span, () => {}); // a cancelled one (replaced, skipped) adds nothing
+  return a;
 }
 
 /** Wait real milliseconds (regulatory timing, not scaled). */
@@ -112,10 +163,11 @@ export function waitReal(ms) {
 /** Count a number up on an element: fmt(value) each frame; integers only. */
 export function countUp(el, from, to, ms, fmt) {
   const duration = ms * speed();
-  if (duration < 16 || from === to) {
+  if (!(duration > 0) || from === to) {
     el.textContent = fmt(to);
     return Promise.resolve();
   }
+  const span = paceSpan(ms); // counted however short the page's speed makes it (a frame at least)
   return new Promise((resolve) => {
     const t0 = performance.now();
     const step = (now) => {
@@ -123,7 +175,10 @@ export function countUp(el, from, to, ms, fmt) {
       const eased = 1 - (1 - k) ** 3;
       el.textContent = fmt(k >= 1 ? to : from + Math.floor((to - from) * eased));
       if (k < 1) requestAnimationFrame(step);
-      else resolve();
+      else {
+        span();
+        resolve();
+      }
     };
     requestAnimationFrame(step);
   });
@@ -226,12 +281,22 @@ function keepClear(backdrop) {
   backdrop.style.setProperty("--clear-right", `${Math.round(inset.right)}px`);
 }
 
-/** Toasts sit under the top bar, over the stage: never on the spin button or the bet. */
+/** Toasts sit under the top bar, over the stage: never on the spin button or the bet, nor
+ *  on what a renderer marks `data-toast-clear` at the top of its stage (a game's logo). */
 function placeToasts(root) {
   const bar = document.getElementById("topbar");
-  const top = bar ? bar.getBoundingClientRect().bottom : 0;
+  let top = bar ? bar.getBoundingClientRect().bottom : 0;
+  const right = controlsInset().right;
+  // The band a toast takes: centred, at most 560 px wide (css/protection.css).
+  const mid = (window.innerWidth - right) / 2;
+  const half = Math.min(280, mid);
+  for (const el of document.querySelectorAll("[data-toast-clear]")) {
+    const r = el.getBoundingClientRect();
+    const across = r.right > mid - half && r.left < mid + half;
+    if (r.height && across && r.top < window.innerHeight / 3) top = Math.max(top, r.bottom - 6);
+  }
   root.style.setProperty("--toast-top", `${Math.round(top)}px`);
-  root.style.setProperty("--clear-right", `${Math.round(controlsInset().right)}px`);
+  root.style.setProperty("--clear-right", `${Math.round(right)}px`);
 }
 
 export function toast(text, kind = "info", ms = 3500) {

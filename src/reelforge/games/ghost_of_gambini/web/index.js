@@ -7,12 +7,13 @@
 // The game's renderer (createRenderer, lobbyTile), served from this folder at
 // js/games/ghost-of-gambini/index.js: ../../ is the shared client's js/ folder.
 
-import { countUp, h, svg, wait } from "../../ui.js";
+import { animate, countUp, h, svg, wait } from "../../ui.js";
 import { t, tk } from "../../i18n.js";
 import { formatNumber, formatPercent } from "../../money.js";
 import { reducedMotion } from "../../presentation.js";
 import { banner, featureIntro, featureTotal, winCaption } from "../../renderers/common.js";
 import { SPRITE, TILE_ART } from "./gambini-art.js";
+import { gambiniScene } from "./gambini-scene.js";
 
 const ROWS = 3;
 const REELS = 5;
@@ -56,6 +57,12 @@ const SYMBOL_NAMES = [
 // share no symbol (no line pays).  Position = reel * 3 + row.
 const IDLE = ["P1", "A", "K", "Q", "P2", "J", "P3", "T", "P4", "A", "Q", "P1", "J", "P2", "K"];
 const WIN_TIERS = { big: 15, mega: 40, epic: 100 };
+// Lock & Spin's pacing, in ms at normal speed (Quick scales all of it; docs/web-client.md,
+// Presentation): brisk respins, each ghost's drop and each prize still seen one by one.
+const LOCK_PACE = {
+  buyBanner: 1000, shuffle: 380, ghostDrop: 380, ghostGap: 90, ghostsTag: 380, noGhostTag: 200,
+  prizesTag: 300, prize: 230, jackpot: 480,
+};
 
 const posOf = (reel, row) => reel * ROWS + row;
 const jackpotName = (j) => (JACKPOT_NAME[j] ? t(JACKPOT_NAME[j]) : j);
@@ -80,6 +87,8 @@ function ensureSprite() {
 
 const use = (id, cls = "", box = "0 0 100 100") =>
   svg(`<svg class="gog-svg ${cls}" viewBox="${box}" aria-hidden="true"><use href="#gog-${id}"/></svg>`);
+
+export const sounds = () => import("./gambini-sounds.js"); // its sound set (js/sound.js loads it when sound is on)
 
 export function createRenderer(ctx) {
   return new GambiniRenderer(ctx);
@@ -139,7 +148,7 @@ class Cell {
   land(code, ms = 360) {
     const prev = this.code || code;
     const d = ms * this.speed();
-    if (d < 16) {
+    if (!(d > 0)) {
       this.show(code);
       this.view.onStop();
       return Promise.resolve();
@@ -149,11 +158,11 @@ class Cell {
     const n = codes.length;
     this.strip.replaceChildren(...codes.map((c) => this.view.symbol(c)));
     this.anim?.cancel();
-    const a = this.strip.animate([
+    const a = animate(this.strip, [
       { transform: `translateY(${(-(n - 1) / n) * 100}%)`, easing: "cubic-bezier(.25,.6,.4,1)" },
       { transform: `translateY(${(0.16 / n) * 100}%)`, offset: 0.85, easing: "ease-in-out" },
       { transform: "translateY(0%)" },
-    ], { duration: d, fill: "forwards" });
+    ], ms, { fill: "forwards" }) || this.strip.animate([], { duration: d });
     this.anim = a;
     return a.finished.catch(() => {}).then(() => {
       if (this.anim === a) this.show(code);
@@ -165,7 +174,7 @@ class Cell {
   rewind(code, distance, ms = 900) {
     const steps = Math.max(1, Math.min(distance - 1, 9));
     const d = ms * this.speed();
-    if (d < 16) {
+    if (!(d > 0)) {
       this.show(code);
       return Promise.resolve();
     }
@@ -174,11 +183,11 @@ class Cell {
     this.strip.replaceChildren(...codes.map((c) => this.view.symbol(c)));
     this.el.classList.add("gcell--rewind");
     this.anim?.cancel();
-    const a = this.strip.animate([
+    const a = animate(this.strip, [
       { transform: "translateY(0%)" },
       { transform: `translateY(${(-(n - 1) / n) * 100 - (0.14 / n) * 100}%)`, offset: 0.88 },
       { transform: `translateY(${(-(n - 1) / n) * 100}%)` },
-    ], { duration: d, easing: "cubic-bezier(.45,.05,.35,1)", fill: "forwards" });
+    ], ms, { easing: "cubic-bezier(.45,.05,.35,1)", fill: "forwards" }) || this.strip.animate([], { duration: d });
     this.anim = a;
     return a.finished.catch(() => {}).then(() => {
       this.el.classList.remove("gcell--rewind");
@@ -344,6 +353,7 @@ class GambiniRenderer {
     this.counter = h("div.gog__counter", { "data-testid": "lock-counter", hidden: true });
     this.caption = h("div.gog__caption");
     this.el = h("div.gog", { dataset: { mode: "base" }, "data-testid": "renderer-ghost-of-gambini" },
+      gambiniScene(),
       h("div.gog__head",
         h("div.gog__logo", h("span.gog__logo-top", "Ghost of"), h("span.gog__logo-main", "Gambini")),
         this.counter),
@@ -463,13 +473,13 @@ class GambiniRenderer {
     const dx = to.x + to.w / 2 - (from.x + from.w / 2);
     const dy = to.y + to.h / 2 - (from.y + from.h / 2);
     const d = ms * this.speed();
-    if (d >= 16) {
-      const a = node.animate([
+    if (d > 0) {
+      const a = animate(node, [
         { transform: "translate(0, 0) scale(1)" },
         { transform: `translate(${dx / 2}px, ${dy / 2 - arc}px) scale(${(1 + endScale) / 2 + 0.15})`, offset: 0.5 },
         { transform: `translate(${dx}px, ${dy}px) scale(${endScale})` },
-      ], { duration: d, easing: "ease-in-out", fill: "forwards" });
-      await a.finished.catch(() => {});
+      ], ms, { easing: "ease-in-out", fill: "forwards" });
+      await a?.finished.catch(() => {});
     }
     node.remove();
   }
@@ -543,7 +553,7 @@ class GambiniRenderer {
         pig.flash("piggy--wobble");
       }
     });
-    this.ctx.sound?.play(pops.length ? "bigwin" : "tick");
+    this.ctx.sound?.play(pops.length ? "bigwin" : "coin");
     if (pops.length) {
       this.tag(pops.length === 2 ? t("Both piggies pop!") : t("The piggy pops!"));
       await wait(900);
@@ -722,12 +732,19 @@ class GambiniRenderer {
     }
   }
 
+  /** What paid, beside the spin's total: each part's amount only where there are two parts
+   *  (a lone part's amount is the total, already shown: never "£3.25 · 2 lines £3.25"). */
   spinText(ev) {
+    const both = ev.lines.length > 0 && ev.collect_credits > 0;
     const parts = [];
-    if (ev.lines.length) parts.push(t("{n} lines {amount}", { n: ev.lines.length, amount: this.money(ev.line_credits) }));
+    if (ev.lines.length) {
+      parts.push(both ? t("{n} lines {amount}", { n: ev.lines.length, amount: this.money(ev.line_credits) }) : t("{n} lines", { n: ev.lines.length }));
+    }
     if (ev.collect_credits) {
       const amount = this.money(ev.collect_credits);
-      parts.push(ev.center_wild === "ghost" ? t("the ghost collects {amount}", { amount }) : t("Gambini collects {amount}", { amount }));
+      const ghost = ev.center_wild === "ghost";
+      if (both) parts.push(ghost ? t("the ghost collects {amount}", { amount }) : t("Gambini collects {amount}", { amount }));
+      else parts.push(ghost ? t("The ghost collects") : t("Gambini collects"));
     }
     return parts.join(" · ");
   }
@@ -745,7 +762,7 @@ class GambiniRenderer {
       sums.set(gc.position, total);
       const cell = cells[gc.position];
       if (!instant) {
-        this.ctx.sound?.play("tick");
+        this.ctx.sound?.play("coin");
         const from = this.rectIn(cells[CENTER].el);
         await this.fly(this.ghostCoin(gc.credits), from, this.rectIn(cell.el), 520,
           { size: from.w * 0.5, arc: from.h * 0.5 });
@@ -784,7 +801,7 @@ class GambiniRenderer {
         center.el.classList.remove("gcell--gulp");
         void center.el.offsetWidth;
         center.el.classList.add("gcell--gulp");
-        this.ctx.sound?.play("diamond");
+        this.ctx.sound?.play("collect");
         this.caption.replaceChildren(winCaption([this.money(total), ghost ? t("The ghost collects") : t("Gambini collects")]));
         return this.ctx.addWin(item.credits);
       }));
@@ -822,7 +839,7 @@ class GambiniRenderer {
     await Promise.all(this.panel.cells.map((c, p) => wait(p * 30).then(() => c.land(this.lastSymbols[p], 260))));
     this.ctx.sound?.play("feature");
     const name = t(FEATURE_NAME[ev.feature === "super_lock_spin"]);
-    await banner(this.bannerHost, { title: name, sub: t("Bought"), kind: ev.feature === "super_lock_spin" ? "super" : "lock", ms: 1300, testid: "banner-buy" });
+    await banner(this.bannerHost, { title: name, sub: t("Bought"), kind: ev.feature === "super_lock_spin" ? "super" : "lock", ms: LOCK_PACE.buyBanner, testid: "banner-buy" });
   }
 
   updateCounter(counter, spins, flash = false) {
@@ -886,8 +903,8 @@ class GambiniRenderer {
         const cell = this.rectIn(cells[g.landed].el);
         const start = { x: cell.x, y: panel.y - cell.h * 1.2, w: cell.w, h: cell.h };
         const node = h("div.gog__ghost", use(g.colour === "gold" ? "ghost-gold" : "ghost-white"));
-        this.ctx.sound?.play("tick");
-        await this.fly(node, start, cell, 420, { size: cell.w * 0.8 });
+        this.ctx.sound?.play("whoosh");
+        await this.fly(node, start, cell, LOCK_PACE.ghostDrop, { size: cell.w * 0.8 });
         if (g.moved_to !== null && g.moved_to !== undefined) {
           // It landed on a gold frame: it moves on to a position that is not gold yet.
           cells[g.landed].el.classList.add("gcell--bump");
@@ -899,7 +916,7 @@ class GambiniRenderer {
       board[target] = LEVELS.indexOf(g.frame);
       cells[target].setLevel(board[target], { pop: !instant, ghost: g.colour });
       this.panel.setBoard(board);
-      if (!instant) await wait(120);
+      if (!instant) await wait(LOCK_PACE.ghostGap);
     }
   }
 
@@ -919,7 +936,7 @@ class GambiniRenderer {
       const open = this.panel.cells.filter((c, p) => (this.panel.board?.[p] ?? 0) < 3);
       open.forEach((c) => c.el.classList.add("gcell--shuffle"));
       this.ctx.sound?.play("spin");
-      await wait(520);
+      await wait(LOCK_PACE.shuffle);
       open.forEach((c) => c.el.classList.remove("gcell--shuffle"));
     }
     await this.landGhosts(ev.ghosts, instant);
@@ -929,7 +946,7 @@ class GambiniRenderer {
     if (!instant) {
       // (The caption row is left to the decision panel while the feature runs.)
       this.tag(ev.ghosts.length ? t("{n} ghosts: spins back to {spins}", { n: ev.ghosts.length, spins }) : t("No ghost"));
-      await wait(ev.ghosts.length ? 450 : 300);
+      await wait(ev.ghosts.length ? LOCK_PACE.ghostsTag : LOCK_PACE.noGhostTag);
     }
   }
 
@@ -944,7 +961,7 @@ class GambiniRenderer {
     }
     if (!instant) {
       this.tag(t("The frames turn into prizes"));
-      await wait(400);
+      await wait(LOCK_PACE.prizesTag);
     }
     let total = 0;
     const counting = [];
@@ -953,10 +970,10 @@ class GambiniRenderer {
       cells[a.position].setPrize(a.prize, a.credits, level);
       total += a.credits;
       if (!instant) {
-        this.ctx.sound?.play(JACKPOTS.includes(a.prize) ? "bigwin" : "diamond");
+        this.ctx.sound?.play(JACKPOTS.includes(a.prize) ? "bigwin" : "coin");
         counting.push(this.ctx.addWin(a.credits));
         this.tag(t("{feature}: {detail}", { feature: name, detail: this.money(total) }));
-        await wait(JACKPOTS.includes(a.prize) ? 520 : 300);
+        await wait(JACKPOTS.includes(a.prize) ? LOCK_PACE.jackpot : LOCK_PACE.prize);
       }
     }
     await Promise.all(counting);

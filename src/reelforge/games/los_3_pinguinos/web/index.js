@@ -29,6 +29,7 @@ import { featureIntro, featureTotal } from "../../renderers/common.js";
 import { TILE_ART } from "./pinguinos-art.js";
 import { autoplayAllowed, autoplayPaused, endPause, refuseAutoplay, sayPaused, showAutoplayRule, showChangeGame } from "./pinguinos-cabinet.js";
 import { ensureArt, Reel, STOPS, use } from "./pinguinos-parts.js";
+import { pinguinosScene } from "./pinguinos-scene.js";
 import { isUpper, UpperGame, upperRules } from "./pinguinos-upper.js";
 
 const REELS = 3;
@@ -58,6 +59,8 @@ function withMarks(text, make) {
   let k = 0;
   return text.split(/\[([^\]]*)\]/).map((s, i) => (i % 2 ? make(k++, s) : s)).filter((s) => s !== "");
 }
+
+export const sounds = () => import("./pinguinos-sounds.js"); // its sound set (js/sound.js loads it when sound is on)
 
 export function createRenderer(ctx) {
   return new PinguinosRenderer(ctx);
@@ -248,6 +251,7 @@ class PinguinosRenderer {
     this.keys = h("div.l3p-keys", { "aria-hidden": "true" }, legend.flatMap((l) => [l.key, l.text]));
     this.side = h("div.l3p-side", this.prizeLed.el, this.bonusLed.el, this.balanceLed.el, this.keys, this.bets);
     this.el = h("div.l3p", { "data-testid": "renderer-los-3-pinguinos", dataset: { phase: "idle" } },
+      pinguinosScene(),
       h("div.l3p-logo", h("span.l3p-logo__top", "Los 3"), h("span.l3p-logo__main", "Pingüinos")),
       this.marquee,
       this.pay, this.center, this.side, this.fx);
@@ -782,7 +786,7 @@ class PinguinosRenderer {
         return;
       }
       this.mask = next;
-      this.ctx.sound?.play("click");
+      this.ctx.sound?.play("hold");
       this.showMask();
     }
   }
@@ -1079,7 +1083,7 @@ class PinguinosRenderer {
       await wait(400);
     } else if (ev.kind === "disco") {
       this.setMessage(t("DISCO!"), t("3 × Speaker"));
-      this.ctx.sound?.play("feature");
+      this.ctx.sound?.play("disco");
       await wait(300);
     } else {
       this.setMessage(t("PRIZE {amount}", { amount: this.money(ev.credits) }), `3 × ${name}: ${t(LADDER_NAMES[ev.ladder])}`);
@@ -1172,7 +1176,7 @@ class PinguinosRenderer {
       this.showLadder();
       this.setPrize(ev.credits * this.coin());
       if (!instant) {
-        this.ctx.sound?.play(ev.result === "up" ? "win" : "crack");
+        this.ctx.sound?.play(ev.result === "up" ? "ladder-step" : "crack");
         this.pulse(this.rungs[lad.level].el, "l3p-pulse");
         this.ladderMessage();
         this.msgMain.textContent = ev.result === "up" ? t("UP! {amount}", { amount: this.money(ev.credits) }) : t("DOWN {amount}", { amount: this.money(ev.credits) });
@@ -1248,7 +1252,7 @@ class PinguinosRenderer {
       let next = Math.floor(Math.random() * (this.discoLit < 0 ? 5 : 4));
       if (this.discoLit >= 0 && next >= this.discoLit) next += 1; // another penguin each time
       this.light(next);
-      this.ctx.sound?.play("tick");
+      this.ctx.sound?.play("disco-tick");
     };
     tick();
     this.discoTimer = setInterval(tick, Math.max(60, 260 * this.speed()));
@@ -1280,7 +1284,7 @@ class PinguinosRenderer {
       for (let k = 0; k < steps; k++) {
         i = (i + 1) % 5;
         this.light(i);
-        this.ctx.sound?.play("tick");
+        this.ctx.sound?.play("disco-tick");
         await wait(90 + k * 35);
       }
     }

@@ -134,7 +134,7 @@ export class Reel {
     return a.finished.catch(() => {}).then(() => {
       this.el.classList.remove("l3p-reel--nudge");
       if (this.anim === a) this.place(stop);
-      this.view.ctx.sound?.play("tick");
+      this.view.ctx.sound?.play("nudge");
     });
   }
 

@@ -142,7 +142,7 @@ export class UpperShow {
         this.double.collect(ev);
         this.m.setPrize(ev.remaining + this.double.state.secured);
         if (!instant) {
-          this.ctx.sound?.play("tick");
+          this.ctx.sound?.play("collect");
           this.m.setMessage(t("COLLECTED {cents}", { cents: this.fmt(ev.cents) }), ev.remaining ? t("{remaining} still in play", { remaining: this.fmt(ev.remaining) }) : "");
           await wait(300);
         }
@@ -150,7 +150,7 @@ export class UpperShow {
       case "double_collect_all":
         this.double.collectAll(ev);
         if (!instant) {
-          this.ctx.sound?.play("tick");
+          this.ctx.sound?.play("collect");
           this.m.setMessage(ev.reason === "bonus_cap" ? t("BONUS LIMIT REACHED") : t("COLLECT ALL"), t("{cents} collected", { cents: this.fmt(ev.cents) }));
           await wait(300);
         }

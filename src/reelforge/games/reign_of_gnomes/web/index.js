@@ -6,13 +6,14 @@
 // js/games/reign-of-gnomes/index.js: ../../ is the shared client's js/ folder.
 
 import { Reels } from "../../reels.js";
-import { h, svg, wait, titleCase } from "../../ui.js";
+import { animate, h, svg, wait, titleCase } from "../../ui.js";
 import { formatNumber, formatPercent } from "../../money.js";
 import { t, tk } from "../../i18n.js";
 import { anticipation } from "../../presentation.js";
 import { banner, featureIntro, featureTotal, winCaption } from "../../renderers/common.js";
 import { ICONS, sprite } from "./gnomes-art.js";
 import { iceRecallBoard } from "./gnomes-recall.js";
+import { gnomesScene } from "./gnomes-scene.js";
 
 const WILD = "WI";
 const SCATTER = "EG";
@@ -20,6 +21,19 @@ const SCATTER = "EG";
 const IDLE = [["KG", "A", "T"], ["Q", "MU", "N"], ["QN", "J", "K"], ["A", "KN", "T"], ["K", "MU", "Q"]];
 // Big / Mega / Epic from these multiples of the stake (the shared client's win tiers).
 const WIN_TIERS = { big: 15, mega: 40, epic: 100 };
+// Pacing, in ms at normal speed (Quick scales all of it; docs/web-client.md, Presentation):
+// Dragon Spins and Spin To Win games land quicker than a base spin, the wheel spins longer the
+// first time than on the repeats, and a Dragon Spin's captions are shorter.
+const PACE = {
+  reels: {
+    base: { spinMs: 520, staggerMs: 170, landMs: 380 },
+    free: { spinMs: 220, staggerMs: 70, landMs: 240 },
+    spin_to_win: { spinMs: 160, staggerMs: 50, landMs: 200 },
+  },
+  wheel: { first: { lead: 120, spin: 1600, hold: 600 }, again: { lead: 50, spin: 1000, hold: 350 } },
+  base: { scatter: 700, noWin: 450, way: 650, all: 300, ways: 4 },
+  free: { scatter: 500, noWin: 220, way: 350, all: 150, ways: 3 },
+};
 const WHEEL_LOOK = {
   x3: { text: tk("3×"), color: "#2f7de0" },
   x5: { text: tk("5×"), color: "#8a3fd0" },
@@ -64,6 +78,8 @@ export function symbolArt(code) {
   return svg(`<svg class="sym sym--${code}" viewBox="0 0 100 100" role="img" aria-label="${code}"><use href="#rog-${code}"/></svg>`);
 }
 
+export const sounds = () => import("./gnomes-sounds.js"); // its sound set (js/sound.js loads it when sound is on)
+
 export function createRenderer(ctx) {
   return new GnomesRenderer(ctx);
 }
@@ -89,7 +105,8 @@ class GnomesRenderer {
     this.frame = h("div.rog__frame", { "data-testid": "reel-frame" },
       h("div.rog__frame-inner", this.reels.el), this.fx);
     this.el = h("div.rog", { dataset: { mode: "base" }, "data-testid": "renderer-reign-of-gnomes" },
-      h("div.rog__logo", h("span.rog__logo-top", "Reign of"), h("span.rog__logo-main", "Gnomes"),
+      gnomesScene(),
+      h("div.rog__logo", { "data-toast-clear": "" }, h("span.rog__logo-top", "Reign of"), h("span.rog__logo-main", "Gnomes"),
         h("span.rog__logo-ways", t("243 ways"))),
       this.status, this.frame, this.caption);
     this.reels.idle(IDLE);
@@ -105,6 +122,7 @@ class GnomesRenderer {
     this.fs = { total: 0, played: 0 };
     this.multiplier = 1;
     this.award = null;
+    this.awardSpent = false;
     this.setMode("base");
     this.ice?.close();
     this.ice = null;
@@ -145,6 +163,13 @@ class GnomesRenderer {
   async restore(round) {
     this.reset();
     await this.present(round.events, round, { instant: true });
+    // The last wheel's award is spent once its Dragon Spin's reels were played (an Ice
+    // Diamonds pick finished, its spin shown): the next spin has no award until its wheel.
+    if (this.awardSpent) {
+      this.award = null;
+      this.multiplier = 1;
+      this.updateStatus();
+    }
   }
 
   /** Animate a step's new events in order. */
@@ -162,7 +187,7 @@ class GnomesRenderer {
           if (!instant && ev.retrigger) {
             this.ctx.sound?.play("feature");
             await banner(this.fx, {
-              title: t("+{n} Dragon Spins", { n: ev.count }), sub: t("{n} Dragon's Eggs", { n: ev.scatters }), kind: "feature", ms: 1700, testid: "banner-free-spins",
+              title: t("+{n} Dragon Spins", { n: ev.count }), sub: t("{n} Dragon's Eggs", { n: ev.scatters }), kind: "feature", ms: 1200, testid: "banner-free-spins",
             });
           } else if (!instant) {
             await featureIntro(this.ctx, this.fx, {
@@ -172,6 +197,7 @@ class GnomesRenderer {
           break;
         case "wheel":
           this.fs.played = ev.free_spin;
+          this.awardSpent = false;
           this.award = null;
           this.multiplier = 1;
           this.ice?.close();
@@ -183,7 +209,7 @@ class GnomesRenderer {
           this.updateStatus();
           break;
         case "random_wilds":
-          if (!instant) await banner(this.fx, { title: t("Random Wilds"), sub: t("Wild set {set} on reels 2–4", { set: ev.set + 1 }), kind: "wilds", ms: 1200 });
+          if (!instant) await banner(this.fx, { title: t("Random Wilds"), sub: t("Wild set {set} on reels 2–4", { set: ev.set + 1 }), kind: "wilds", ms: 800 });
           break;
         case "ice_diamonds_start":
           this.ice = new IceBoard(this, ev.stones);
@@ -192,7 +218,7 @@ class GnomesRenderer {
           break;
         case "pick":
           this.ice?.reveal(ev.stone, ev.diamond, instant);
-          if (!instant) await wait(350);
+          if (!instant) await wait(250);
           break;
         case "ice_diamonds_award":
           if (this.ice) await this.ice.finish(ev, instant);
@@ -220,6 +246,7 @@ class GnomesRenderer {
 
   async presentSpin(ev, instant) {
     const kind = ev.reels;
+    this.awardSpent = Boolean(this.award) && kind !== "spin_to_win";
     this.frame.dataset.reels = kind.startsWith("random_wilds") ? "random_wilds" : kind;
     if (kind === "spin_to_win") {
       this.award = "spin_to_win";
@@ -236,12 +263,13 @@ class GnomesRenderer {
     // reels glow and spin on a little longer.  Spin To Win's reels carry no eggs.
     const delays = kind === "spin_to_win" ? [] : anticipation(ev.window, (c) => c === SCATTER, 3, 650);
     if (!this.reels.spinning) this.reels.startSpin();
-    await this.reels.stopAt(ev.window, { delays, onAnticipate: () => this.ctx.sound?.play("anticipate") });
+    const reelPace = PACE.reels[kind] || PACE.reels[this.fs.total ? "free" : "base"];
+    await this.reels.stopAt(ev.window, { ...reelPace, delays, onAnticipate: () => this.ctx.sound?.play("anticipate") });
     if (kind.startsWith("random_wilds")) {
       const wilds = [];
       ev.window.forEach((col, r) => col.forEach((s, row) => s === WILD && r > 0 && r < 4 && wilds.push([r, row])));
       this.reels.highlight(wilds, "wild", false);
-      await wait(500);
+      await wait(350);
       this.reels.clearHighlights();
     }
     await this.presentWins(ev);
@@ -266,16 +294,17 @@ class GnomesRenderer {
 
   async presentWins(ev) {
     const s = this.ctx.sound;
+    const pace = this.fs.total ? PACE.free : PACE.base;
     if (ev.scatters.length >= 3) {
       this.reels.highlight(ev.scatters, "scatter", true);
       s?.play("feature");
-      await wait(700);
+      await wait(pace.scatter);
       this.reels.clearHighlights();
     }
     if (!ev.credits) {
       if (ev.reels === "spin_to_win") {
         this.caption.replaceChildren(winCaption([t("No win"), t("multiplier grows to ×{multiplier}", { multiplier: ev.multiplier + 1 })]));
-        await wait(450);
+        await wait(pace.noWin);
       }
       return;
     }
@@ -284,24 +313,24 @@ class GnomesRenderer {
     this.reels.highlight(all, "win");
     if (ev.scatters.length >= 3) this.reels.highlight(ev.scatters, "scatter", true);
     const counting = this.ctx.addWin(ev.credits);
-    // Show each way win in turn (the four biggest), then all of them.
-    const ways = [...ev.ways].sort((a, b) => b.credits - a.credits).slice(0, 4);
+    // Show each way win in turn (the four biggest; three in Dragon Spins), then all of them.
+    const ways = [...ev.ways].sort((a, b) => b.credits - a.credits).slice(0, pace.ways);
     if (ways.length > 1) {
       for (const w of ways) {
         this.reels.clearHighlights();
         this.reels.highlight(w.positions, "win");
         this.caption.replaceChildren(this.wayCaption(w, ev.multiplier));
-        await wait(650);
+        await wait(pace.way);
       }
       this.reels.clearHighlights();
       this.reels.highlight(all, "win");
     } else if (ways.length === 1) {
       this.caption.replaceChildren(this.wayCaption(ways[0], ev.multiplier));
-      await wait(650);
+      await wait(pace.way);
     }
     await counting;
     this.caption.replaceChildren(winCaption([this.ctx.credits(ev.credits), this.wayText(ev)]));
-    await wait(300);
+    await wait(pace.all);
   }
 
   wayCaption(w, multiplier) {
@@ -315,6 +344,11 @@ class GnomesRenderer {
 
   // -- the Golden Wheel ------------------------------------------------------------------
 
+  /** The Golden Wheel.  What it shows: the real odds, each slice's angle its weight's share
+   *  of the wheel (the same figures as the paytable's), and every prize labelled at one
+   *  readable size whatever its odds (a long name on two lines, reading outwards from the
+   *  hub), so the smallest slice reads as well as the largest.  The pointer, below the title,
+   *  lands inside the slice of the prize the server drew (spinWheel). */
   buildWheel() {
     const segs = this.game.wheel;
     const total = segs.reduce((a, s) => a + s.weight, 0);
@@ -323,6 +357,7 @@ class GnomesRenderer {
       const a = (deg * Math.PI) / 180;
       return [50 + r * Math.sin(a), 50 - r * Math.cos(a)];
     };
+    const esc = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;");
     const parts = [];
     this.wheelMid = {};
     for (const s of segs) {
@@ -335,9 +370,15 @@ class GnomesRenderer {
       const text = WHEEL_LOOK[s.label] ? t(look.text) : look.text;
       const mid = (a0 + a1) / 2;
       this.wheelMid[s.label] = { mid, half: (a1 - a0) / 2 };
-      parts.push(`<path d="M50 50 L${x0.toFixed(3)} ${y0.toFixed(3)} A47 47 0 ${a1 - a0 > 180 ? 1 : 0} 1 ${x1.toFixed(3)} ${y1.toFixed(3)}Z" fill="${look.color}" stroke="#fff3b0" stroke-width=".8"/>`);
-      const size = text.length > 4 ? 3.7 : 9;
-      parts.push(`<text transform="rotate(${(mid - 90).toFixed(2)} 50 50)" x="${text.length > 4 ? 78.5 : 76}" y="${50 + size * 0.36}" text-anchor="middle" font-size="${size}" font-weight="800" fill="#fff" stroke="#2a1200" stroke-width=".5" paint-order="stroke" font-family="system-ui, sans-serif">${text}</text>`);
+      parts.push(`<path data-prize="${esc(s.label)}" d="M50 50 L${x0.toFixed(3)} ${y0.toFixed(3)} A47 47 0 ${a1 - a0 > 180 ? 1 : 0} 1 ${x1.toFixed(3)} ${y1.toFixed(3)}Z" fill="${look.color}" stroke="#fff3b0" stroke-width=".8"/>`);
+      // One size for every prize: a multiplier large, any name in lines of at most ~9
+      // letters, set along the slice's middle between the hub and the rim.
+      const lines = text.length > 4 ? wrapWords(text, 9) : [text];
+      const size = lines.length === 1 && text.length <= 4 ? 10 : 5.6;
+      const x = text.length <= 4 ? 76 : 93 - (Math.max(...lines.map((l) => l.length)) * size * 0.62) / 2;
+      const tspans = lines.map((line, i) =>
+        `<tspan x="${x.toFixed(2)}" y="${(50 + size * 0.36 + (i - (lines.length - 1) / 2) * size * 1.05).toFixed(2)}">${esc(line)}</tspan>`).join("");
+      parts.push(`<text data-prize-label="${esc(s.label)}" transform="rotate(${(mid - 90).toFixed(2)} 50 50)" text-anchor="middle" font-size="${size}" font-weight="800" fill="#fff" stroke="#2a1200" stroke-width=".5" paint-order="stroke" font-family="system-ui, sans-serif">${tspans}</text>`);
     }
     const dots = [];
     for (let i = 0; i < 24; i++) {
@@ -358,23 +399,21 @@ class GnomesRenderer {
     this.wheelResult.textContent = "";
     this.wheel.dataset.award = "";
     this.fx.append(this.wheel);
-    this.ctx.sound?.play("tick");
+    const pace = this.fs.played > 1 ? PACE.wheel.again : PACE.wheel.first;
+    this.ctx.sound?.play("wheel", { ms: pace.spin * this.speedScale(), delay: pace.lead * this.speedScale() });
     const seg = this.wheelMid[label] || { mid: 0, half: 0 };
     const jitter = (Math.random() - 0.5) * seg.half;
     const turn = 360 * 5 - seg.mid - jitter;
-    const duration = 3000 * this.speedScale();
-    await wait(250);
-    if (duration >= 16) {
-      const anim = this.wheelDisc.animate(
-        [{ transform: "rotate(0deg)" }, { transform: `rotate(${turn}deg)` }],
-        { duration, easing: "cubic-bezier(.12,.6,.18,1)", fill: "forwards" });
-      await anim.finished.catch(() => {});
-    }
+    await wait(pace.lead);
+    const anim = animate(this.wheelDisc,
+      [{ transform: "rotate(0deg)" }, { transform: `rotate(${turn}deg)` }],
+      pace.spin, { easing: "cubic-bezier(.12,.6,.18,1)", fill: "forwards" });
+    await anim?.finished.catch(() => {});
     this.wheelDisc.style.transform = `rotate(${turn}deg)`;
     this.wheel.dataset.award = label;
     this.wheelResult.textContent = awardName(label);
-    this.ctx.sound?.play("feature");
-    await wait(1000);
+    this.ctx.sound?.play("wheel-stop");
+    await wait(pace.hold);
     this.wheel.remove();
     this.wheelDisc.getAnimations().forEach((a) => a.cancel());
   }
@@ -590,7 +629,7 @@ class IceBoard {
   async intro() {
     await featureIntro(this.ctx, this.el, {
       title: t("Ice Diamonds"), sub: t("Find {diamonds} diamonds — {empties} empty stones end it", { diamonds: this.ice.diamonds, empties: this.ice.empties_to_end }),
-      kind: "ice", testid: "banner-ice-diamonds",
+      kind: "ice", testid: "banner-ice-diamonds", ms: 1300,
     });
   }
 
@@ -625,8 +664,8 @@ class IceBoard {
       b.classList.toggle("stone--live", allowed.has(i));
     });
     this.el.classList.add("ice--live");
+    // No prompt of its own: the panel's ("Ice Diamonds: pick a stone") says it once.
     return {
-      prompt: t("Pick a stone."),
       keyPrompt: t("Keyboard: the arrow keys, then Enter."), // not shown on touch screens
       defaultLabel: t("Pick for me"),
       onKey: (e) => this.onKey(e),
@@ -648,6 +687,7 @@ class IceBoard {
     const choose = this.choose;
     this.disable();
     this.stones[i].classList.add("stone--chosen");
+    this.ctx.sound?.play("pick");
     choose(i);
   }
 
@@ -693,7 +733,7 @@ class IceBoard {
     }
     const counting = this.ctx.addWin(ev.credits);
     await featureTotal(this.ctx, this.el, {
-      title: t("Ice Diamonds · Level {level}", { level: ev.level }), amount: ev.credits * this.ctx.coin(), kind: "ice", testid: "ice-award",
+      title: t("Ice Diamonds · Level {level}", { level: ev.level }), amount: ev.credits * this.ctx.coin(), kind: "ice", testid: "ice-award", ms: 1300,
       sub: t("{n} diamonds", { n: ev.diamonds }),
     });
     await counting;
@@ -703,6 +743,17 @@ class IceBoard {
   close() {
     this.el.remove();
   }
+}
+
+/** Words in lines of at most `width` letters ("SPIN TO WIN" -> "SPIN TO", "WIN"). */
+function wrapWords(text, width) {
+  const lines = [];
+  for (const word of String(text).split(/\s+/)) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && (last + " " + word).length <= width) lines[lines.length - 1] = last + " " + word;
+    else lines.push(word);
+  }
+  return lines;
 }
 
 function levelFor(ice, diamonds) {

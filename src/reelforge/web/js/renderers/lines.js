@@ -9,6 +9,7 @@ import { formatNumber, formatPercent } from "../money.js";
 import { t } from "../i18n.js";
 import { anticipation } from "../presentation.js";
 import { banner, featureIntro, featureTotal, winCaption } from "./common.js";
+import { linesScene } from "./lines-scene.js";
 
 const WIN_TIERS = { big: 15, mega: 40, epic: 100 };
 // Line colours, line i takes LINE_COLOURS[i % n]: bright enough over any symbol.
@@ -122,6 +123,7 @@ class LinesRenderer {
     this.frame = h("div.lines__frame", { "data-testid": "reel-frame" },
       h("div.lines__frame-inner", h("div.lines__grid", this.reels.el, this.overlay)), this.fx);
     this.el = h("div.lines", { dataset: { mode: "base" }, "data-testid": "renderer-lines" },
+      linesScene(g),
       h("div.lines__logo", h("span.lines__logo-main", g.name),
         h("span.lines__logo-sub", t("{n} lines", { n: g.lines || (g.paylines || []).length }))),
       this.status, this.frame, this.caption);
