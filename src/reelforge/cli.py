@@ -22,6 +22,7 @@ from reelforge.analysis.certify.command import certify_command
 from reelforge.analysis.par.command import par_command
 from reelforge.analysis.simulate import DEFAULT_CHUNK_ROUNDS, Interrupted, validate
 from reelforge.analysis.simulate import simulate as run_simulation
+from reelforge.analysis.stake.command import export_app
 from reelforge.analysis.tune_cli import tune_command
 from reelforge.cli_tables import (
     ROUND_HITS,
@@ -527,6 +528,7 @@ app.command("tune")(tune_command)  # reelforge.analysis.tune_cli: a new RTP vari
 app.command("par")(par_command)  # reelforge.analysis.par.command: the PAR sheet
 app.command("certify")(certify_command)  # reelforge.analysis.certify: the evidence bundle
 app.command("report")(report_command)  # reelforge.server.reports.report_cli: the operator report
+app.add_typer(export_app, name="export")  # reelforge.analysis.stake: Stake Engine's math files
 app.command("operator-wallet")(operator_wallet_command)  # reelforge.seamless: reference wallet
 
 

@@ -33,6 +33,7 @@ class GameBase(Variants[D]):
     autoplay_max_spins: ClassVar[int | None] = None
     capabilities: ClassVar[frozenset[str]] = frozenset()
     report_hit_names: ClassVar[dict[str, str]] = {}
+    reveal_only_actions: ClassVar[frozenset[str]] = frozenset()
     version: str
 
     @property

@@ -124,7 +124,8 @@ def has(game: Any, name: str) -> bool:
 # The attributes and methods of the Game protocol every game must have (checked on registration).
 REQUIRED = (
     "id", "name", "version", "modes", "variants", "default_variant", "side_balances", "currencies",
-    "autoplay_max_spins", "own_bet_modes", "capabilities", "report_hit_names", "bet_levels", "cost",
+    "autoplay_max_spins", "own_bet_modes", "capabilities", "report_hit_names", "reveal_only_actions",
+    "bet_levels", "cost",
     "state_key", "start", "act", "exact", "simulate_chunk", "info", "play_settings", "auto_action", "data",
     "folder",
 )  # fmt: skip

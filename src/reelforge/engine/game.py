@@ -53,6 +53,12 @@ class Game(Protocol):
     # Where the exact report's ``hit_frequency`` counts something other than rounds winning
     # anything (Los 3 Pinguinos: prizes showing on the line), its name by mode; ``{}`` elsewhere.
     report_hit_names: dict[str, str]
+    # Actions whose choice never changes the law of the round's outcome, only which of the
+    # already-drawn outcomes is shown where: a pick among stones whose hidden layout was
+    # shuffled uniformly before the first pick (Reign of Gnomes' Ice Diamonds).  A mode whose
+    # player decisions are all of these can be published as fixed rounds (``reelforge export
+    # stake``); ``frozenset()`` where every decision counts (or there is none).
+    reveal_only_actions: frozenset[str]
 
     # The game's own folder, ``games/<id>/``: its data files (and its package, if it has rules
     # of its own); the certification bundle digests it.

@@ -48,6 +48,10 @@ class ReignOfGnomes(GnomesReports, PlainGame[GnomesData]):
     id = "reign-of-gnomes"
     name = "Reign of Gnomes"
     modes: ClassVar[list[str]] = ["base"]
+    # Ice Diamonds: the layout is shuffled uniformly before the first pick and the player sees
+    # none of it, so whichever stone is picked, the k-th revealed stone has the same law: the
+    # picks only show what was drawn (the exact law in exact.py takes no play).
+    reveal_only_actions: ClassVar[frozenset[str]] = frozenset({"pick"})
     capabilities: ClassVar[frozenset[str]] = frozenset(
         {"win_distribution", "stated_sd", "tuning", "par_sheet", "reachability", "terminal"}
     )
