@@ -102,20 +102,25 @@ class Finds:
     played: int = 0
     split_played: int = 0
     fill_played: int = 0
+    _held: dict[int, set[Draws]] = field(default_factory=dict)  # ``by_payout`` as sets
 
     def offer(self, payout: int, draws: Draws, pick: random.Random) -> None:
         """Keep the round: a reservoir of ``want`` rounds per payout (uniform over those met)."""
         self.seen[payout] = self.seen.get(payout, 0) + 1
         kept = self.by_payout.setdefault(payout, [])
+        held = self._held.setdefault(payout, set())
         cap = self.want(payout)
-        if draws in kept:
+        if draws in held:
             return
         if len(kept) < cap:
             kept.append(draws)
+            held.add(draws)
         else:
             j = pick.randrange(self.seen[payout])
             if j < cap:
+                held.discard(kept[j])
                 kept[j] = draws
+                held.add(draws)
 
 
 def search(
@@ -138,8 +143,13 @@ def search(
     at most ``fill_rounds``.  ``payout_of`` takes a round's win (minor units)."""
     pick = random.Random(seed)
     source = SeededRandom(seed)
-    elite: list[tuple[int, int, Draws]] = []  # a min-heap of the best rounds: (payout, n, draws)
     keep = 64
+    # A min-heap of the best rounds, (payout, n, draws), from those found before (a stored max
+    # win: its first draws are the way to the top bands) and those played here.
+    elite = heapq.nlargest(
+        keep, ((p, -i, d) for i, (p, kept) in enumerate(finds.by_payout.items()) for d in kept)
+    )
+    heapq.heapify(elite)
 
     def one(prefix: Draws) -> int:
         tape = _Tape(source, prefix)

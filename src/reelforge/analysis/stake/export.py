@@ -20,8 +20,8 @@ from reelforge.engine.game import Game, levels_for, win_distribution
 
 DEFAULT_BOOKS = 10_000
 DEFAULT_SEARCH_ROUNDS = 100_000  # plain play
-DEFAULT_SPLIT_ROUNDS = 400_000  # the most splitting rounds towards bands still missing
-DEFAULT_FILL_ROUNDS = 200_000  # the most rounds towards payouts still missing
+DEFAULT_SPLIT_ROUNDS = 200_000  # the most splitting rounds towards bands still missing
+DEFAULT_FILL_ROUNDS = 50_000  # the most rounds towards payouts still missing
 
 
 class NotExportable(ValueError):

@@ -11,8 +11,8 @@ reelforge's: the installed game is the one exported (its data files' digest); ev
 through the rules from its draws to its win, payout and events; and each table against the
 exact law: RTP within :data:`RTP_TOLERANCE`, hit rate, P(win < bet) and every band within
 :data:`RATE_TOLERANCE` (plus an enclosure's own width), the max win the law's top payout at its
-odds (to one weight, or 1e-6 of them), the SD within :data:`SD_TOLERANCE` (a statement, since
-mass moves inside bands).
+odds (to one weight, or 1e-6 of them); and the SD within :data:`SD_TOLERANCE`, a warning only:
+a payout without a book gives its mass to its neighbours, which spreads the law a little.
 """
 
 from __future__ import annotations
@@ -291,11 +291,14 @@ def _against_game(
             f"{len(table_bands)} bands, largest difference {max(worst, 0):.2e}",
         )
         sd_diff = abs(st["sd"] - ex["sd"]) / ex["sd"] if ex["sd"] else 0.0
+        # A statement, not a rule: a payout without a book gives its mass to its neighbours, which
+        # keeps the mean but spreads the law, so the SD comes within 1% as the books get dense.
         _check(
             mr.checks,
             f"SD = exact within {SD_TOLERANCE:.0%}",
             sd_diff <= SD_TOLERANCE,
             f"table {st['sd']:.4f}, exact {ex['sd']:.4f}",
+            warning=True,
         )
         mr.stats["exact"] = ex
         if replay:
