@@ -23,7 +23,6 @@ from __future__ import annotations
 import bisect
 import heapq
 import json
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,7 +103,7 @@ class Finds:
     fill_played: int = 0
     _held: dict[int, set[Draws]] = field(default_factory=dict)  # ``by_payout`` as sets
 
-    def offer(self, payout: int, draws: Draws, pick: random.Random) -> None:
+    def offer(self, payout: int, draws: Draws, pick: RandomSource) -> None:
         """Keep the round: a reservoir of ``want`` rounds per payout (uniform over those met)."""
         self.seen[payout] = self.seen.get(payout, 0) + 1
         kept = self.by_payout.setdefault(payout, [])
@@ -116,7 +115,7 @@ class Finds:
             kept.append(draws)
             held.add(draws)
         else:
-            j = pick.randrange(self.seen[payout])
+            j = pick.randbelow(self.seen[payout])
             if j < cap:
                 held.discard(kept[j])
                 kept[j] = draws
@@ -141,8 +140,8 @@ def search(
     """Plain play for ``rounds`` rounds, then splitting towards the bands still missing for at
     most ``split_rounds`` more, then filling towards the ``targets`` (payouts) still missing for
     at most ``fill_rounds``.  ``payout_of`` takes a round's win (minor units)."""
-    pick = random.Random(seed)
     source = SeededRandom(seed)
+    pick = source.spawn(1)[0]  # the search's own choices, apart from the rounds' draws
     keep = 64
     # A min-heap of the best rounds, (payout, n, draws), from those found before (a stored max
     # win: its first draws are the way to the top bands) and those played here.
@@ -171,25 +170,25 @@ def search(
         finds.split_played += 1
         # A parent from the better half of the elite, cut at a random draw.
         best = sorted(elite, reverse=True)[: max(1, len(elite) // 2)]
-        _payout, _n, draws = best[pick.randrange(len(best))]
-        cut = pick.randrange(len(draws)) if draws else 0
+        _payout, _n, draws = best[pick.randbelow(len(best))]
+        cut = pick.randbelow(len(draws)) if draws else 0
         one(draws[:cut])
     _fill(finds, targets, fill_rounds, one, pick)
 
 
 def _fill(
-    finds: Finds, targets: Sequence[int], budget: int, one: Callable[[Draws], int], pick: random.Random
+    finds: Finds, targets: Sequence[int], budget: int, one: Callable[[Draws], int], pick: RandomSource
 ) -> None:
     found = sorted(finds.by_payout)
     missing = sorted(set(targets) - set(found))
     while finds.fill_played < budget and missing:
         finds.fill_played += 1
-        target = missing[pick.randrange(len(missing))]
+        target = missing[pick.randbelow(len(missing))]
         i = bisect.bisect_left(found, target)
         near = found[max(0, i - 4) : i] or found[:1]
-        kept = finds.by_payout[near[pick.randrange(len(near))]]
-        draws = kept[pick.randrange(len(kept))]
-        payout = one(draws[: pick.randrange(len(draws))] if draws else ())
+        kept = finds.by_payout[near[pick.randbelow(len(near))]]
+        draws = kept[pick.randbelow(len(kept))]
+        payout = one(draws[: pick.randbelow(len(draws))] if draws else ())
         j = bisect.bisect_left(found, payout)
         if j == len(found) or found[j] != payout:
             found.insert(j, payout)

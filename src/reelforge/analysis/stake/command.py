@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -69,7 +70,7 @@ def stake_command(
     """Stake Engine's static math files (books, lookup tables, index.json) for every mode whose
     rounds need no persistent state and no decision, weighted by the exact win law.  With
     --verify DIR: the platform's published checks and reelforge's against the exact figures."""
-    console = Console(stderr=False)
+    console = Console(width=max(shutil.get_terminal_size().columns, 130))  # the summary's columns whole
     if check is not None:
         report = verify(check)
         _print_report(console, report)

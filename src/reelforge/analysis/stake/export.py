@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from reelforge.analysis.stake.weights import Weighted, weigh
 from reelforge.engine.capabilities import has
 from reelforge.engine.distribution import WinDistribution
 from reelforge.engine.game import Game, levels_for, win_distribution
+from reelforge.rng import SeededRandom
 
 DEFAULT_BOOKS = 10_000
 DEFAULT_SEARCH_ROUNDS = 100_000  # plain play
@@ -144,7 +144,7 @@ def export_mode(
     say(f"{mode}: law on the grid ({len(law.support)} payouts, {time.perf_counter() - t0:.1f} s)")
     stake = levels_for(game, variant, mode)[0].stake
     finds = bk.Finds(_wants(law, books))
-    rng_pick = random.Random(seed)
+    rng_pick = SeededRandom(seed).spawn(2)[1]
     for draws in bk.stored_max_wins(game, variant, mode, stake, _max_win_path(game)):
         rnd = bk.replay(game, variant, mode, stake, draws)
         finds.offer(payout_of(rnd.win, stake, law), draws, rng_pick)
