@@ -35,7 +35,6 @@ class Book:
     win: int  # the round's win, minor units
     bet: int  # the bet it was played at, minor units (a bought feature costs ``cost`` bets)
     draws: bk.Draws
-    events: list[dict[str, Any]]
 
 
 @dataclass
@@ -50,6 +49,13 @@ class ModeExport:
     exact: dict[str, Any]  # the exact figures (:func:`exact_figures`)
     table: dict[str, Any]  # the table's (:func:`table_stats`, plus bands)
     search: dict[str, Any] = field(default_factory=dict)
+    _game: Game | None = field(default=None, repr=False)
+
+    def events(self, book: Book) -> list[dict[str, Any]]:
+        """The book's round's events, replayed from its draws (not kept: a mode's 10,000 books
+        of long features are over 150 MB of JSON)."""
+        assert self._game is not None
+        return bk.replay(self._game, self.variant, self.mode, book.bet, book.draws).events
 
 
 def law_of(game: Game, variant: str, mode: str) -> tuple[WinDistribution, dict[str, Any]]:
@@ -179,7 +185,7 @@ def export_mode(
     for i, (payout, draws) in enumerate(chosen, start=1):
         rnd = bk.replay(game, variant, mode, stake, draws)
         assert payout_of(rnd.win, stake, law) == payout, "a replayed round pays what it paid"
-        out_books.append(Book(i, payout, rnd.win, stake, draws, list(rnd.events)))
+        out_books.append(Book(i, payout, rnd.win, stake, draws))
     payouts = [b.payout for b in out_books]
     weighted = weigh(law, payouts)
     table = table_stats(payouts, weighted.weights, cost)
@@ -202,6 +208,7 @@ def export_mode(
             "payouts_found": len(finds.by_payout),
             "seconds": round(time.perf_counter() - t0, 1),
         },
+        _game=game,
     )
 
 

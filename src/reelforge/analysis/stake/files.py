@@ -34,9 +34,9 @@ def table_name(mode: str) -> str:
     return f"lookUpTable_{mode}_0.csv"
 
 
-def book_line(book: Any) -> dict[str, Any]:
+def book_line(book: Any, round_events: list[dict[str, Any]]) -> dict[str, Any]:
     """One book: reelforge's events, numbered, and a closing ``finalWin`` with the payout."""
-    events = [{"index": i, **e} for i, e in enumerate(book.events)]
+    events = [{"index": i, **e} for i, e in enumerate(round_events)]
     events.append({"index": len(events), "type": "finalWin", "amount": book.payout})
     return {
         "id": book.id,
@@ -59,8 +59,12 @@ def _jsonable(x: Any) -> Any:
 def write_mode(folder: Path, m: ModeExport) -> dict[str, Any]:
     """The mode's two files; returns its index entry and its note."""
     books = folder / books_name(m.mode)
-    lines = "".join(json.dumps(book_line(b), separators=(",", ":")) + "\n" for b in m.books)
-    books.write_bytes(zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(lines.encode()))
+    raw = 0
+    with books.open("wb") as f, zstandard.ZstdCompressor(level=ZSTD_LEVEL).stream_writer(f) as z:
+        for b in m.books:  # a stream: one book's round replayed and written at a time
+            line = (json.dumps(book_line(b, m.events(b)), separators=(",", ":")) + "\n").encode()
+            raw += len(line)
+            z.write(line)
     table = folder / table_name(m.mode)
     rows = (f"{b.id},{w},{b.payout}\n" for b, w in zip(m.books, m.weighted.weights, strict=True))
     table.write_text("".join(rows))
@@ -91,7 +95,7 @@ def write_mode(folder: Path, m: ModeExport) -> dict[str, Any]:
         "files": {
             "books": {"name": books.name, "bytes": books.stat().st_size, "sha256": _sha256(books)},
             "weights": {"name": table.name, "bytes": table.stat().st_size, "sha256": _sha256(table)},
-            "books_uncompressed_bytes": len(lines.encode()),
+            "books_uncompressed_bytes": raw,
         },
     }
     entry = {"name": m.mode, "cost": float(m.cost), "events": books.name, "weights": table.name}

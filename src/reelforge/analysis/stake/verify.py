@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -29,7 +30,7 @@ import zstandard
 from reelforge.analysis.stake import books as bk
 from reelforge.analysis.stake.export import exact_figures, law_of
 from reelforge.analysis.stake.files import INDEX, NOTE, data_digest
-from reelforge.analysis.stake.law import grid_law, payout_of
+from reelforge.analysis.stake.law import GridLaw, grid_law, payout_of
 from reelforge.analysis.stake.modes import cost_in_bets
 from reelforge.analysis.stake.table_stats import band_probabilities, table_stats
 from reelforge.engine.game import levels_for
@@ -153,10 +154,51 @@ def _table(path: Path, mr: ModeReport) -> tuple[list[int], list[int], list[int]]
     return (ids, weights, payouts) if not bad else None
 
 
-def _books(path: Path, mr: ModeReport) -> list[dict[str, Any]] | None:
+class _Replayer:
+    """Replays each book as it is read (a mode's books do not all fit in memory at once: Reign
+    of Gnomes' 10,000 are 170 MB of JSON) and keeps what did not replay."""
+
+    def __init__(self, game: Any, variant: str, mode: str, law: GridLaw) -> None:
+        self.game, self.variant, self.mode, self.law = game, variant, mode, law
+        self.stakes = {level.stake for level in levels_for(game, variant, mode)}
+        self.bad: list[str] = []
+        self.count = 0
+
+    def __call__(self, blob: dict[str, Any]) -> None:
+        self.count += 1
+        try:
+            rf = blob["reelforge"]
+            bet = int(rf["bet"])
+            if bet not in self.stakes:
+                raise ValueError(f"a bet of {bet} is not offered")
+            draws = tuple((n, v) for n, v in rf["draws"])
+            rnd = bk.replay(self.game, self.variant, self.mode, bet, draws)
+            events = [{k: v for k, v in e.items() if k != "index"} for e in blob["events"][:-1]]
+            if rnd.win != rf["win"] or payout_of(rnd.win, bet, self.law) != blob["payoutMultiplier"]:
+                self.bad.append(f"book {blob['id']}: replays to a win of {rnd.win}")
+            elif json.loads(json.dumps(rnd.events)) != events:
+                self.bad.append(f"book {blob['id']}: its events are not the round's")
+        except Exception as exc:  # a finding, not a crash
+            self.bad.append(f"book {blob.get('id')}: {type(exc).__name__}: {exc}")
+
+    def finish(self, mr: ModeReport) -> None:
+        _check(
+            mr.checks,
+            "every book replays through the rules to its win, payout and events",
+            not self.bad,
+            "; ".join(self.bad[:3]) or f"{self.count:,} books",
+        )
+
+
+def _books(
+    path: Path, mr: ModeReport, each: Callable[[dict[str, Any]], None] | None
+) -> tuple[list[int], list[int], int] | None:
+    """The books' ids, payouts and count of events, read as a stream; ``each`` sees every book."""
     if not _check(mr.checks, "books file exists", path.exists(), path.name):
         return None
-    out = []
+    ids: list[int] = []
+    payouts: list[int] = []
+    events = 0
     try:
         with path.open("rb") as f, zstandard.ZstdDecompressor().stream_reader(f) as reader:
             for n, line in enumerate(io.TextIOWrapper(reader, encoding="utf-8"), start=1):
@@ -172,39 +214,75 @@ def _books(path: Path, mr: ModeReport) -> list[dict[str, Any]] | None:
                         f"line {n}: {lacking}",
                     )
                     return None
-                out.append(blob)
+                ids.append(blob["id"])
+                payouts.append(blob["payoutMultiplier"])
+                events += len(blob["events"])
+                if each is not None:
+                    each(blob)
     except (zstandard.ZstdError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         _check(mr.checks, "books are zstd JSON lines", False, f"{type(exc).__name__}: {exc}")
         return None
-    _check(mr.checks, "every book has payoutMultiplier, id, events", True, f"{len(out):,} books")
-    return out
+    _check(mr.checks, "every book has payoutMultiplier, id, events", True, f"{len(ids):,} books")
+    return ids, payouts, events
+
+
+def _installed(folder: Path, rep: Report) -> tuple[Any, str] | None:
+    """The game the note names, when installed with the data files exported."""
+    path = folder / NOTE
+    if not _check(rep.checks, f"{NOTE} names the game exported", path.exists()):
+        return None
+    note = json.loads(path.read_text())
+    try:
+        game = get_game(note["game"])
+    except KeyError as exc:
+        _check(rep.checks, "the game is installed", False, str(exc))
+        return None
+    variant = note["variant"]
+    _check(
+        rep.checks,
+        "the installed game's data files are the ones exported",
+        data_digest(game, variant) == note["data_sha256"],
+        f"{game.id} {variant}",
+    )
+    return game, variant
 
 
 def verify(folder: Path, *, replay: bool = True) -> Report:
     """Every check on an export folder; ``replay=False`` skips replaying each book."""
     rep = Report(folder)
     entries = _index(folder, rep)
-    tables: dict[str, tuple[list[int], list[int], list[int]]] = {}
-    books: dict[str, list[dict[str, Any]]] = {}
+    installed = _installed(folder, rep) if entries else None
     for entry in entries:
         mr = ModeReport(entry["name"], float(entry["cost"]))
         rep.modes.append(mr)
         table = _table(folder / entry["weights"], mr)
-        blobs = _books(folder / entry["events"], mr)
-        if table is None or blobs is None:
+        law = exact = None
+        if installed is not None:
+            game, variant = installed
+            dist, exact_raw = law_of(game, variant, mr.name)
+            cost = cost_in_bets(game, variant, mr.name)
+            _check(mr.checks, "the index's cost is the game's price", cost == mr.cost, f"{cost} bets")
+            law = grid_law(dist, exact_raw, cost)
+            exact = exact_figures(dist, law)
+        replayer = _Replayer(*installed, mr.name, law) if replay and installed and law else None
+        seen = _books(folder / entry["events"], mr, replayer)
+        if replayer is not None and seen is not None:
+            replayer.finish(mr)
+        if table is None or seen is None:
             continue
         ids, weights, payouts = table
+        book_ids, book_payouts, events = seen
         _check(
             mr.checks,
             "books' payouts equal the table's, row for row",
-            [b["payoutMultiplier"] for b in blobs] == payouts,
-            f"{len(blobs):,} books, {len(payouts):,} rows",
+            book_payouts == payouts,
+            f"{len(book_payouts):,} books, {len(payouts):,} rows",
         )
-        _check(mr.checks, "books' ids equal the table's, row for row", [b["id"] for b in blobs] == ids)
+        _check(mr.checks, "books' ids equal the table's, row for row", book_ids == ids)
         mr.stats = table_stats(payouts, weights, mr.cost)
-        mr.stats["events"] = sum(len(b["events"]) for b in blobs)
-        tables[mr.name] = table
-        books[mr.name] = blobs
+        mr.stats["events"] = events
+        if law is not None and exact is not None:
+            _against_law(mr, law, exact, weights, payouts)
     rtps = [float(m.stats["rtp"]) for m in rep.modes if m.stats]
     if len(rtps) > 1:
         spread = max(rtps) - min(rtps)
@@ -215,94 +293,63 @@ def verify(folder: Path, *, replay: bool = True) -> Report:
             f"spread {spread:.6f}",
             warning=True,
         )
-    _against_game(folder, rep, tables, books, replay)
     return rep
 
 
-def _against_game(
-    folder: Path, rep: Report, tables: dict[str, Any], books: dict[str, list[dict[str, Any]]], replay: bool
+def _against_law(
+    mr: ModeReport, law: GridLaw, ex: dict[str, Any], weights: list[int], payouts: list[int]
 ) -> None:
-    """reelforge's own checks: the installed game, the books' replays, the exact figures."""
-    path = folder / NOTE
-    if not _check(rep.checks, f"{NOTE} names the game exported", path.exists()):
-        return
-    note = json.loads(path.read_text())
-    try:
-        game = get_game(note["game"])
-    except KeyError as exc:
-        _check(rep.checks, "the game is installed", False, str(exc))
-        return
-    variant = note["variant"]
+    """reelforge's comparison of a table with the exact figures."""
+    st = mr.stats
+    total = st["weight_sum"]
+    d_rtp = abs(st["rtp"] - law.exact_rtp)
     _check(
-        rep.checks,
-        "the installed game's data files are the ones exported",
-        data_digest(game, variant) == note["data_sha256"],
-        f"{game.id} {variant}",
+        mr.checks,
+        f"RTP = exact within {RTP_TOLERANCE:g}",
+        d_rtp <= RTP_TOLERANCE,
+        f"table {float(st['rtp']):.12f}, exact {float(law.exact_rtp):.12f}, diff {float(d_rtp):.2e}",
     )
-    for mr in rep.modes:
-        if mr.name not in tables:
-            continue
-        _ids, weights, payouts = tables[mr.name]
-        dist, exact = law_of(game, variant, mr.name)
-        cost = cost_in_bets(game, variant, mr.name)
-        _check(mr.checks, "the index's cost is the game's price", cost == mr.cost, f"{cost} bets")
-        law = grid_law(dist, exact, cost)
-        ex = exact_figures(dist, law)
-        st = mr.stats
-        total = st["weight_sum"]
-        d_rtp = abs(st["rtp"] - law.exact_rtp)
-        _check(
-            mr.checks,
-            f"RTP = exact within {RTP_TOLERANCE:g}",
-            d_rtp <= RTP_TOLERANCE,
-            f"table {float(st['rtp']):.12f}, exact {float(law.exact_rtp):.12f}, diff {float(d_rtp):.2e}",
-        )
-        _rate(mr, "hit rate", st["hit_rate"], ex["hit_rate"], ex["hit_rate_bound"])
-        _rate(mr, "P(win < bet)", st["p_win_below_bet"], ex["p_win_below_bet"], ex["p_win_below_bet_bound"])
-        _check(
-            mr.checks,
-            "the max win is the law's",
-            st["max_payout"] == law.top,
-            f"table {st['max_payout'] / 100:g}x, law {law.top / 100:g}x",
-        )
-        low, high = ex["max_win_rate_bounds"]
-        got = float(st["max_win_rate"])
-        slack = max(1 / total, 1e-6 * high)
-        _check(
-            mr.checks,
-            "max-win odds = exact (to one weight, or 1e-6 of them)",
-            low - slack <= got <= high + slack,
-            f"table 1 in {1 / got:.4g}, exact 1 in {1 / ex['max_win_rate']:.4g}"
-            if got and ex["max_win_rate"]
-            else f"table {got:g}, exact {ex['max_win_rate']:g}",
-        )
-        table_bands = band_probabilities(payouts, weights, [(b.low, b.high) for b in law.bands])
-        worst = max(
-            (
-                abs(float(q) - p) - bound
-                for (_label, p, bound), q in zip(ex["bands"], table_bands, strict=True)
-            ),
-            default=0.0,
-        )
-        _check(
-            mr.checks,
-            f"every band = exact within {RATE_TOLERANCE:g}",
-            worst <= RATE_TOLERANCE,
-            f"{len(table_bands)} bands, largest difference {max(worst, 0):.2e}",
-        )
-        sd_diff = abs(st["sd"] - ex["sd"]) / ex["sd"] if ex["sd"] else 0.0
-        # A statement, not a rule: a payout without a book gives its mass to its neighbours, which
-        # keeps the mean but spreads the law, so the SD comes within 1% as the books get dense.
-        _check(
-            mr.checks,
-            f"SD = exact within {SD_TOLERANCE:.0%}",
-            sd_diff <= SD_TOLERANCE,
-            f"table {st['sd']:.4f}, exact {ex['sd']:.4f}",
-            warning=True,
-        )
-        mr.stats["exact"] = ex
-        if replay:
-            _replays(mr, game, variant, law, books[mr.name])
+    _rate(mr, "hit rate", st["hit_rate"], ex["hit_rate"], ex["hit_rate_bound"])
+    _rate(mr, "P(win < bet)", st["p_win_below_bet"], ex["p_win_below_bet"], ex["p_win_below_bet_bound"])
+    _check(
+        mr.checks,
+        "the max win is the law's",
+        st["max_payout"] == law.top,
+        f"table {st['max_payout'] / 100:g}x, law {law.top / 100:g}x",
+    )
+    low, high = ex["max_win_rate_bounds"]
+    got = float(st["max_win_rate"])
+    slack = max(1 / total, 1e-6 * high)
+    _check(
+        mr.checks,
+        "max-win odds = exact (to one weight, or 1e-6 of them)",
+        low - slack <= got <= high + slack,
+        f"table 1 in {1 / got:.4g}, exact 1 in {1 / ex['max_win_rate']:.4g}"
+        if got and ex["max_win_rate"]
+        else f"table {got:g}, exact {ex['max_win_rate']:g}",
+    )
+    table_bands = band_probabilities(payouts, weights, [(b.low, b.high) for b in law.bands])
+    worst = max(
+        (abs(float(q) - p) - bound for (_label, p, bound), q in zip(ex["bands"], table_bands, strict=True)),
+        default=0.0,
+    )
+    _check(
+        mr.checks,
+        f"every band = exact within {RATE_TOLERANCE:g}",
+        worst <= RATE_TOLERANCE,
+        f"{len(table_bands)} bands, largest difference {max(worst, 0):.2e}",
+    )
+    sd_diff = abs(st["sd"] - ex["sd"]) / ex["sd"] if ex["sd"] else 0.0
+    # A statement, not a rule: a payout without a book gives its mass to its neighbours, which
+    # keeps the mean but spreads the law, so the SD comes within 1% as the books get dense.
+    _check(
+        mr.checks,
+        f"SD = exact within {SD_TOLERANCE:.0%}",
+        sd_diff <= SD_TOLERANCE,
+        f"table {st['sd']:.4f}, exact {ex['sd']:.4f}",
+        warning=True,
+    )
+    mr.stats["exact"] = ex
 
 
 def _rate(mr: ModeReport, name: str, table: Fraction, exact: float, bound: float) -> None:
@@ -312,29 +359,4 @@ def _rate(mr: ModeReport, name: str, table: Fraction, exact: float, bound: float
         f"{name} = exact within {RATE_TOLERANCE:g}",
         diff <= RATE_TOLERANCE + bound,
         f"table {float(table):.12f}, exact {exact:.12f}",
-    )
-
-
-def _replays(mr: ModeReport, game: Any, variant: str, law: Any, blobs: list[dict[str, Any]]) -> None:
-    stakes = {level.stake for level in levels_for(game, variant, mr.name)}
-    bad = []
-    for blob in blobs:
-        try:
-            rf = blob["reelforge"]
-            bet = int(rf["bet"])
-            if bet not in stakes:
-                raise ValueError(f"a bet of {bet} is not offered")
-            rnd = bk.replay(game, variant, mr.name, bet, tuple((n, v) for n, v in rf["draws"]))
-            events = [{k: v for k, v in e.items() if k != "index"} for e in blob["events"][:-1]]
-            if rnd.win != rf["win"] or payout_of(rnd.win, bet, law) != blob["payoutMultiplier"]:
-                bad.append(f"book {blob['id']}: replays to a win of {rnd.win}")
-            elif json.loads(json.dumps(rnd.events)) != events:
-                bad.append(f"book {blob['id']}: its events are not the round's")
-        except Exception as exc:  # a finding, not a crash
-            bad.append(f"book {blob.get('id')}: {type(exc).__name__}: {exc}")
-    _check(
-        mr.checks,
-        "every book replays through the rules to its win, payout and events",
-        not bad,
-        "; ".join(bad[:3]) or f"{len(blobs):,} books",
     )

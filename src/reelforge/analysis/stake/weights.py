@@ -139,7 +139,6 @@ def _tilt(law: GridLaw, payouts: list[int], weights: list[int]) -> Fraction:
     return Fraction(moved, 2 * total)
 
 
-
 def _absorb(law: GridLaw, payouts: list[int], weights: list[int]) -> Fraction:
     """Step 4's remainder, in place: weight moved in the heaviest segments from their heaviest
     book to their top (or bottom) book; returns the probability moved."""
