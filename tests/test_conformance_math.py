@@ -9,6 +9,9 @@ covered by registering it.
   at the default variant of every mode (the one dealt unless the operator picks another), 0.5
   points at the other variants (the same calculator and kernel on other data):
   n >= ((z99 + z90) * SD / tolerance)^2, the SD the game states or, where it states none, its exact law's.
+  That SD only sizes the run (the run's own SD is held to the size asked), so it is kept on disk
+  as the exact reports are, under the same key (the data's and the code's digests): computed
+  once per data and code, read back by later runs.
 - Its kernel plays the readable rules draw for draw: the same seed through ``simulate_chunk``
   and through ``start``/``act`` on ``SeededRandom`` (the rules' auto play, the player state
   carried from round to round) gives the same total win, sum of squares and hit count, to
@@ -25,7 +28,7 @@ import numpy as np
 import pytest
 
 from reelforge.engine.capabilities import CAPABILITIES, check_game, has
-from reelforge.engine.exact_store import ExactStore
+from reelforge.engine.exact_store import ExactStore, default_dir, figures_key
 from reelforge.engine.game import Game, levels_for, stated_sd, win_distribution
 from reelforge.engine.stats import Z99
 from reelforge.games import get_game, registry
@@ -68,7 +71,27 @@ def test_the_game_keeps_its_word(game_id: str) -> None:
             assert store.kept(game, variant, mode) == exact
 
 
+# The SDs, kept as the server keeps exact reports (ExactStore: keyed by the variant's data and
+# the code's source, so a changed data file or calculator computes afresh), in a folder of their
+# own beside them: Ghost of Gambini's base moments take 5 s a variant, Golden Scarab's law 6-11 s.
+SD_STORE = ExactStore(default_dir() / "conformance-sd")
+
+
 def exact_sd(game: Game, variant: str, mode: str) -> float | None:
+    """:func:`computed_sd`, from :data:`SD_STORE` when kept for this data and code."""
+    try:
+        figures_key(game, variant, mode)
+    except (AttributeError, TypeError, ValueError, OSError):  # no data to digest: never kept
+        return computed_sd(game, variant, mode)
+    kept = SD_STORE.kept(game, variant, mode)
+    if kept is not None and set(kept) == {"sd"}:
+        return None if kept["sd"] is None else float(kept["sd"])
+    sd = computed_sd(game, variant, mode)
+    SD_STORE.keep(game, variant, mode, {"sd": sd})
+    return sd
+
+
+def computed_sd(game: Game, variant: str, mode: str) -> float | None:
     """One round's SD in stakes: the SD the game states (quicker to have: Reign of Gnomes' first
     two moments take 4 s, its law 12 s), else its exact law's; None: neither."""
     stated = stated_sd(game, variant, mode)

@@ -111,6 +111,16 @@ def play_feature(tab: Tab, d: LinesData, prefix: str) -> None:
     )
     tab.shot(f"{prefix}-free-spin")
     assert "×3" in tab.text("[data-testid=feature-status]")
+    # The free spins between run faster, the last one (and the total after it) at 0.12 again.
+    tab.speed(0.05)
+    page.wait_for_function(
+        """() => {
+            const counter = document.querySelector('[data-testid=free-spins-counter]');
+            const [played, total] = counter.innerText.split('\\n').pop().split(' / ');
+            return played === total;
+        }""",
+        timeout=120_000,
+    )
     tab.speed(0.12)
     # The feature's total screen, or, for a round win of a Big Win or more, the tier screen
     # that stands in for it (named after the feature).
