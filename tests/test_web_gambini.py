@@ -247,8 +247,9 @@ def test_base_round_gambini_collects_coins_and_a_rewound_jackpot(
     shot_png(tab, "02-game")
 
     tab.script(collection_round(d))
+    tab.watch(".gcell--collect")
     page.keyboard.press("Space")
-    page.wait_for_selector(".gcell--collect", timeout=30_000)  # Gambini collecting
+    tab.seen(".gcell--collect")  # Gambini collecting
     shot_png(tab, "03-collecting")
     tab.idle()
     rounds = operator.history("gog-base")
@@ -274,8 +275,9 @@ def test_base_round_gambini_collects_coins_and_a_rewound_jackpot(
 
     # The ghost: ghost coins land (a coin's value rises), then it collects.
     tab.script(ghost_round(d))
+    tab.watch(".gcell--boosted")
     page.keyboard.press("Space")
-    page.wait_for_selector(".gcell--boosted", timeout=30_000)
+    tab.seen(".gcell--boosted")
     tab.idle()
     rec = recall(operator, token, operator.history("gog-base")[0]["id"])
     ev = rec["steps"][0]["events"][0]
@@ -290,8 +292,9 @@ def test_base_round_gambini_collects_coins_and_a_rewound_jackpot(
     script, center = rewind_round(d)
     tab.script(script)
     tab.speed(1)  # slow enough to catch the reel moving back
+    tab.watch(".gcell[data-pos='7'].gcell--rewind")
     page.keyboard.press("Space")
-    page.wait_for_selector(".gcell[data-pos='7'].gcell--rewind", timeout=30_000)
+    tab.seen(".gcell[data-pos='7'].gcell--rewind")
     page.wait_for_timeout(250)
     live_png(tab, "05b-magic-rewind")
     tab.speed(TEST_SPEED)
@@ -357,8 +360,9 @@ def test_piggies_grow_and_pop_into_lock_and_spin(tab: Tab, operator: Operator, d
 
     # The next toss pops the left piggy: Lock & Spin with 3 spins.
     tab.script(gambini_round(d, "left", [True], [4, 4]))
+    tab.watch(".piggy--pop")
     page.keyboard.press("Space")
-    page.wait_for_selector(".piggy--pop", timeout=30_000)
+    tab.seen(".piggy--pop")
     live_png(tab, "09b-piggy-pops")
     page.wait_for_selector("[data-testid=decision-panel][data-actions='spin']:not([hidden])", timeout=30_000)
     assert piggies(tab) == [0, 4]

@@ -156,6 +156,28 @@ class Tab:
         """Wait until the game screen has nothing in play."""
         self.page.wait_for_selector(".game[data-state='idle']", timeout=timeout)
 
+    def watch(self, selector: str) -> None:
+        """Record from now on whether ``selector`` ever matches: an animation's class (a cell
+        collecting, a piggy popping) can come and go between two polls of a wait on a loaded
+        machine, so the page notes it the moment it is set; :meth:`seen` waits for the note."""
+        self.page.evaluate(
+            """(sel) => {
+                window.__seen = window.__seen || {};
+                window.__seen[sel] = !!document.querySelector(sel);
+                new MutationObserver(() => {
+                    if (document.querySelector(sel)) window.__seen[sel] = true;
+                }).observe(document.body,
+                    { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+            }""",
+            selector,
+        )
+
+    def seen(self, selector: str, timeout: float = 30_000) -> None:
+        """Wait until ``selector`` has matched since :meth:`watch` (now or at any moment since)."""
+        self.page.wait_for_function(
+            "(sel) => window.__seen && window.__seen[sel]", arg=selector, timeout=timeout
+        )
+
     def text(self, selector: str) -> str:
         return str(self.page.locator(selector).first.inner_text())
 
