@@ -137,6 +137,15 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def test_the_same_command_writes_the_same_files(exported: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    args = ["export", "stake", "ghost-of-gambini", "-o", str(again), "--mode", "buy-super-lock-spin", *CHEAP]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    names = ("books_buy-super-lock-spin.jsonl.zst", "lookUpTable_buy-super-lock-spin_0.csv", "index.json")
+    for name in names:
+        assert (again / name).read_bytes() == (exported / name).read_bytes(), name
+
+
 def test_the_command_refuses_a_mode_with_a_reason() -> None:
     result = CliRunner().invoke(app, ["export", "stake", "los-3-pinguinos", "-o", "/tmp/never"])
     assert result.exit_code == 1
