@@ -94,8 +94,11 @@ def play_feature(tab: Tab, d: LinesData, prefix: str) -> None:
         scatter_stops(d.base_reels.strips, d.scatter, 3) + scatter_stops(d.free_reels.strips, d.scatter, 3)
     )
     page.keyboard.press("Space")
-    page.wait_for_selector("[data-testid=banner-free-spins]", timeout=30_000)
-    assert "10 free spins" in tab.text("[data-testid=banner-free-spins]").lower()
+    # The intro's text read the moment it shows (it is gone after a moment).
+    intro = page.wait_for_function(
+        "() => document.querySelector('[data-testid=banner-free-spins]')?.innerText || null", timeout=30_000
+    ).json_value()
+    assert "10 free spins" in intro.lower()
     tab.shot(f"{prefix}-free-spins-intro")
     page.wait_for_selector("[data-testid=free-spins-counter]")
     # The first free spin landed (its three scatters pay and retrigger), the intro gone.

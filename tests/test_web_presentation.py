@@ -295,10 +295,18 @@ def test_free_spins_with_a_pick_and_a_reload_hold_the_balance_to_the_end(
     start_sampling(tab)
     spin(tab, trigger_script(gnomes_data))
     # The full-stage feature intro.
-    intro = page.locator(".pres-screen--intro[data-testid=banner-free-spins]")
-    intro.wait_for()
-    assert "10 dragon spins" in intro.inner_text().casefold()
-    assert intro.bounding_box() == page.locator(".game__stage").bounding_box()
+    # Read in one go while it shows: it is gone after a moment, and on a loaded machine the
+    # moment can fall between a wait for it and a second question about it.
+    seen = page.wait_for_function(
+        """() => {
+            const el = document.querySelector('.pres-screen--intro[data-testid=banner-free-spins]');
+            if (!el) return null;
+            const box = (e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+            return { text: el.innerText, intro: box(el), stage: box(document.querySelector('.game__stage')) };
+        }"""
+    ).json_value()
+    assert "10 dragon spins" in seen["text"].casefold()
+    assert seen["intro"] == seen["stage"]
     tab.shot("pres-04-feature-intro")
     page.wait_for_selector("[data-testid=decision-panel][data-actions='spin']:not([hidden])")
     assert money(tab.text("[data-testid=balance]")) == before - STAKE
