@@ -155,6 +155,9 @@ def test_the_command_refuses_a_mode_with_a_reason() -> None:
         app, ["export", "stake", "ghost-of-gambini", "-o", "/tmp/never", "--mode", "nope"]
     )
     assert result.exit_code == 2 and "has no mode nope" in result.output
+    result = CliRunner().invoke(app, ["export", "stake", "golden-scarab", "-o", "/tmp/never", "--books", "0"])
+    assert result.exit_code == 2 and "--books" in result.output
+    assert not Path("/tmp/never").exists()
 
 
 def test_verify_passes_the_export_and_says_so(exported: Path) -> None:

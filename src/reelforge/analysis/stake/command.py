@@ -46,19 +46,26 @@ def stake_command(
         list[str] | None,
         typer.Option("--mode", help="Only this mode (repeatable; default: every one that can be)."),
     ] = None,
-    books: Annotated[int, typer.Option("--books", help="The most books (rounds) per mode.")] = DEFAULT_BOOKS,
+    books: Annotated[
+        int, typer.Option("--books", min=1, help="The most books (rounds) per mode.")
+    ] = DEFAULT_BOOKS,
     variant: Annotated[
         str | None, typer.Option("--variant", help="RTP variant (default: the game's).")
     ] = None,
     search_rounds: Annotated[
-        int, typer.Option("--search-rounds", help="Rounds played to find the books.")
+        int, typer.Option("--search-rounds", min=0, help="Rounds played to find the books.")
     ] = DEFAULT_SEARCH_ROUNDS,
     split_rounds: Annotated[
         int,
-        typer.Option("--split-rounds", help="The most rounds played on from the best ones for rare bands."),
+        typer.Option(
+            "--split-rounds", min=0, help="The most rounds played on from the best ones for rare bands."
+        ),
     ] = DEFAULT_SPLIT_ROUNDS,
     fill_rounds: Annotated[
-        int, typer.Option("--fill-rounds", help="The most rounds played on towards payouts without a book.")
+        int,
+        typer.Option(
+            "--fill-rounds", min=0, help="The most rounds played on towards payouts without a book."
+        ),
     ] = DEFAULT_FILL_ROUNDS,
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the search (the files depend on it alone).")
