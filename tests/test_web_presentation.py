@@ -543,18 +543,10 @@ def test_gambini_center_waits_with_a_glow_when_coins_are_in_view(tab: Tab, opera
     tab.open(token, "#/game/ghost-of-gambini")
     tab.idle()
     tab.speed(0.6)
-    # The glow lasts under half a second at this speed; on a loaded machine a wait put in place
-    # after the spin can miss it, so the page records it the moment the class is set.
-    page.evaluate(
-        """() => {
-            window.__centerGlow = false;
-            new MutationObserver(() => {
-                if (document.querySelector(".gcell--anticipate[data-pos='7']")) window.__centerGlow = true;
-            }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'] });
-        }"""
-    )
+    # The glow lasts under half a second at this speed: the page notes it the moment it is set.
+    tab.watch(".gcell--anticipate[data-pos='7']")
     spin(tab, script)
-    page.wait_for_function("() => window.__centerGlow")
+    tab.seen(".gcell--anticipate[data-pos='7']")
     tab.shot("pres-10-gambini-anticipation")
     tab.idle()
     assert page.get_attribute("[data-testid=panel]", "data-anticipated") == "1"
