@@ -133,9 +133,10 @@ def main() -> None:
     server = GameServer(Settings(db=url, operator_key="bench", data_dir=tmp))
     try:
         server.migrate()
-        server.create_player("bench", "GBP")
-        server.wallet_move("deposit", "bench", 10**10, "deposit")
-        token = server.open_session("session", "bench", None, None)[1]["token"]
+        op = server.default_operator()
+        server.create_player(op, "bench", "GBP")
+        server.wallet_move(op, "deposit", "bench", 10**10, "deposit")
+        token = server.open_session(op, "session", "bench", None, None)[1]["token"]
         for i in range(200):  # warm-up: prepared statements, caches
             spin(server, token, f"w{i}")
         db0 = db_cpu(name) if args.db == "postgresql" else 0.0

@@ -346,11 +346,12 @@ def setup_players_in_process(db_url: str, data_dir: Path, n: int, opening: int) 
 
     server = GameServer(Settings(db=db_url, operator_key=OPERATOR_KEY, data_dir=data_dir, pool_size=1))
     server.migrate()
+    op = server.default_operator()
     players = [Player(f"bench-{i:04d}") for i in range(n)]
     for p in players:
-        server.create_player(p.external_id, "GBP")
-        server.wallet_move(f"deposit-{p.external_id}", p.external_id, opening, "deposit")
-        p.token = server.open_session(f"session-{p.external_id}", p.external_id, None, None)[1]["token"]
+        server.create_player(op, p.external_id, "GBP")
+        server.wallet_move(op, f"deposit-{p.external_id}", p.external_id, opening, "deposit")
+        p.token = server.open_session(op, f"session-{p.external_id}", p.external_id, None, None)[1]["token"]
         p.last_balance = opening
     server.engine.dispose()
     return players

@@ -103,7 +103,9 @@ def test_the_refusals_each_kind_of_route_can_answer_are_documented(app: FastAPI,
         assert 413 in statuses, where  # any request: the body limit comes before routing
         headers = header_params(op)
         if path.startswith("/api/v1/operator/"):
-            assert "x-operator-key" in headers and 401 in statuses, where
+            assert "x-operator-key" in headers and {401, 403} <= statuses, where
+        elif path.startswith("/api/v1/admin/"):
+            assert "x-admin-key" in headers and {401, 404} <= statuses, where
         elif "authorization" in headers:  # a player route
             assert {401, 403} <= statuses, where
         else:
@@ -151,7 +153,7 @@ def test_the_document_and_its_page_are_served(app: FastAPI) -> None:
 @pytest.fixture
 def checked(db_url: str, tmp_path: Any) -> Any:
     """A server (demo mode on) whose every reply is checked against its OpenAPI document."""
-    server = make_server(db_url, tmp_path, demo_mode=True)
+    server = make_server(db_url, tmp_path, demo_mode=True, admin_key="tour-admin")
     contract = Contract(create_app(server))
     yield server, contract, Api(contract.client())
     server.engine.dispose()
@@ -268,6 +270,27 @@ def test_a_tour_of_every_route_gets_only_documented_replies(checked: Any, gnomes
     assert call("GET", "/demo", expect=200)["requires_session_limits"] is False
     demo = call("POST", "/demo/session", expect=201)
     call("GET", "/balance", token=demo["token"], expect=200)
+    # The studio's admin API: a second operator, its keys, its settings, its suspension.
+    admin = {"X-Admin-Key": "tour-admin"}
+    made = call("POST", "/admin/operators", headers=admin, json={"name": "tour-b"}, idem=None, expect=201)
+    b = made["operator"]["id"]
+    call("GET", "/admin/operators", headers=admin, expect=200)
+    call("GET", f"/admin/operators/{b}", headers=admin, expect=200)
+    call(
+        "PATCH",
+        f"/admin/operators/{b}",
+        headers=admin,
+        json={"settings": {"currencies": ["EUR"]}},
+        expect=200,
+    )
+    second = call("POST", f"/admin/operators/{b}/keys", headers=admin, json={}, idem=None, expect=201)
+    call("POST", f"/admin/operators/{b}/keys/{made['key_id']}/revoke", headers=admin, idem=None, expect=200)
+    call("GET", "/operator/profile", headers={"X-Operator-Key": made["key"]}, expect=401)  # revoked
+    call("POST", f"/admin/operators/{b}/suspend", headers=admin, idem=None, expect=200)
+    call("GET", "/operator/profile", headers={"X-Operator-Key": second["key"]}, expect=403)  # suspended
+    call("POST", f"/admin/operators/{b}/resume", headers=admin, idem=None, expect=200)
+    call("GET", "/admin/reports", headers=admin, expect=200)
+    call("GET", "/admin/operators", expect=401)
     api.client.get("/api/v1/health")
     call("GET", "/health/live", expect=200)
     call("GET", "/health/ready", expect=503)  # an app made without app.build: not brought up

@@ -192,7 +192,9 @@ def fabricate(engine: Engine, rounds: list[tuple[str, int, int, float]], status:
         ids = {r.external_id: r.id for r in conn.execute(select(t.players.c.id, t.players.c.external_id))}
         for who in sorted({r[0] for r in rounds} - set(ids)):
             ids[who] = conn.execute(
-                insert(t.players).values(external_id=who, currency="GBP", balance=0, created_at=0.0)
+                insert(t.players).values(
+                    operator_id=1, external_id=who, currency="GBP", balance=0, created_at=0.0
+                )
             ).inserted_primary_key[0]
         conn.execute(
             insert(t.rounds),

@@ -464,7 +464,7 @@ def test_a_start_refused_after_its_debit_gives_the_stake_back(
 
     def debit_then_bet_switched_off(**kw: Any) -> Any:
         reply = real(**kw)
-        srv.set_bets("switch-off", "reign-of-gnomes", [40])
+        srv.set_bets(srv.default_operator(), "switch-off", "reign-of-gnomes", [40])
         return reply
 
     monkeypatch.setattr(srv.wallet.client, "debit", debit_then_bet_switched_off)

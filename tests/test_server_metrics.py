@@ -106,7 +106,8 @@ def test_a_request_id_is_echoed_or_made_and_carried_by_webhooks(tmp_path: Any) -
     with server.engine.connect() as conn:
         from sqlalchemy import text
 
-        payloads = [json.loads(p) for (p,) in conn.execute(text("SELECT payload FROM outbox"))]
+        # each outbox row: the event and its operator (the event is what is sent)
+        payloads = [json.loads(p)["event"] for (p,) in conn.execute(text("SELECT payload FROM outbox"))]
     (event,) = [p for p in payloads if p["data"]["round_id"] == rnd["id"]]
     # The request that completed the round: the start, or the last action's (ids made anew).
     over_at_start = r.json()["round"]["status"] == "complete"

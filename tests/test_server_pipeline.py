@@ -79,7 +79,11 @@ def test_a_transaction_commits_whole_and_reads_see_its_own_writes(server) -> Non
     ctx = server.context
 
     def work(conn):
-        x(conn, "INSERT INTO server_settings (key, value) VALUES (:k, :v)", {"k": "a", "v": "1"})
+        x(
+            conn,
+            "INSERT INTO server_settings (operator_id, key, value) VALUES (0, :k, :v)",
+            {"k": "a", "v": "1"},
+        )
         seen = q(conn, "SELECT value FROM server_settings WHERE key = :k", {"k": "a"}).scalar()
         # A SQLAlchemy statement in the middle, then more of ours.
         core = conn.execute(select(t.settings_table.c.value).where(t.settings_table.c.key == "a")).scalar()

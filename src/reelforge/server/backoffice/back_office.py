@@ -7,7 +7,6 @@ History, recall and replay of rounds are in :mod:`reelforge.server.play.history`
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 from functools import partial
 from typing import Any
@@ -17,11 +16,12 @@ from sqlalchemy import Connection, Engine, Row, insert, select, update
 from reelforge.engine.game import Game, levels_for
 from reelforge.engine.round import Round
 from reelforge.server.core import metrics
-from reelforge.server.core.errors import ApiError, bad_request, conflict, not_found
+from reelforge.server.core.errors import bad_request, conflict, not_found
 from reelforge.server.core.request_id import request_id
+from reelforge.server.operators.accounts import DEFAULT_OPERATOR_ID, Operator
 from reelforge.server.play import autoplay_store, bet_variants, bets, currencies
 from reelforge.server.play import round_store as rs
-from reelforge.server.play.context import OPERATOR_SCOPE, ServerContext, fingerprint, operator_scope
+from reelforge.server.play.context import ServerContext, fingerprint, operator_scope
 from reelforge.server.play.profiles import PROFILES
 from reelforge.server.play.sessions import Sessions
 from reelforge.server.reports.report_theory import TheoryFn, no_theory, theoretical
@@ -42,25 +42,31 @@ class BackOffice:
         self.report_theory: TheoryFn = theoretical  # tests swap in quick figures
         self._report_engine: Engine | None = None
 
-    def check_operator(self, key: str | None) -> None:
-        if not key or not hmac.compare_digest(key.encode(), self.server.operator_key.encode()):
-            raise ApiError(401, "unauthorized", "a valid X-Operator-Key header is required")
+    def check_operator(self, key: str | None) -> Operator:
+        """The operator whose live key this is (401 otherwise, 403 when it is suspended)."""
+        return self.server.operators.authenticate(key)
 
     # -- players and their cash --------------------------------------------------------------
 
-    def create_player(self, external_id: str, currency: str) -> tuple[int, dict]:
-        """Create the player (201), or find it (200) when it exists in the same currency; in
-        another currency it is refused (409 ``currency_mismatch``): a wallet has one currency.
-        Two creates racing for one id both answer, one 201 and one 200 (no key is needed)."""
+    def create_player(self, op: Operator, external_id: str, currency: str) -> tuple[int, dict]:
+        """Create the operator's player (201), or find it (200) when it exists in the same
+        currency; in another currency it is refused (409 ``currency_mismatch``): a wallet has
+        one currency, and one the operator does not offer is refused (400).  Two creates
+        racing for one id both answer, one 201 and one 200 (no key is needed)."""
+        allowed = op.settings.currencies
+        if allowed is not None and currency not in allowed:
+            raise bad_request(
+                f"this casino's players hold {', '.join(allowed)}, not {currency}", "currency_not_offered"
+            )
 
         def work(conn: Connection) -> tuple[int, dict]:
             created = q(
                 conn,
-                "INSERT INTO players (external_id, currency, balance, created_at)"
-                " VALUES (:e, :c, 0, :ts) ON CONFLICT (external_id) DO NOTHING RETURNING id",
-                {"e": external_id, "c": currency, "ts": store.now()},
+                "INSERT INTO players (operator_id, external_id, currency, balance, created_at)"
+                " VALUES (:o, :e, :c, 0, :ts) ON CONFLICT (operator_id, external_id) DO NOTHING RETURNING id",
+                {"o": op.id, "e": external_id, "c": currency, "ts": store.now()},
             ).first()
-            row = store.find_player(conn, external_id)
+            row = store.find_player(conn, op.id, external_id)
             if created is None and row.currency != currency:
                 raise conflict(
                     f"player {external_id!r} exists with currency {row.currency}, not {currency}",
@@ -79,10 +85,12 @@ class BackOffice:
             "balance": row.balance,
         }
 
-    def get_player(self, external_id: str) -> dict:
-        return self.server.run(lambda conn: self._player_view(store.find_player(conn, external_id)))
+    def get_player(self, op: Operator, external_id: str) -> dict:
+        return self.server.run(lambda conn: self._player_view(store.find_player(conn, op.id, external_id)))
 
-    def wallet_move(self, key: str | None, external_id: str, amount: int, kind: str) -> tuple[int, dict]:
+    def wallet_move(
+        self, op: Operator, key: str | None, external_id: str, amount: int, kind: str
+    ) -> tuple[int, dict]:
         """The operator's cash-in (``deposit``) or cash-out (``withdrawal``): always on the
         server's own ledger, whichever wallet the rounds use."""
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
@@ -91,10 +99,10 @@ class BackOffice:
         body = {"player": external_id, "amount": amount, "kind": kind}
 
         def scope(conn: Connection) -> str:
-            return operator_scope(store.find_player(conn, external_id, lock=True).id)
+            return operator_scope(store.find_player(conn, op.id, external_id, lock=True).id)
 
         def work(conn: Connection) -> tuple[int, dict]:
-            player = store.find_player(conn, external_id)
+            player = store.find_player(conn, op.id, external_id)
             seamless_books.refuse_cash_move(conn, player.id)
             reference = f"op:{key}"
             balance = self.server.ledger.cash_move(conn, player, signed, kind, reference)
@@ -111,12 +119,12 @@ class BackOffice:
 
         return self.server.idempotent(scope, key, fingerprint("POST", f"/wallet/{kind}", body), work)
 
-    def ledger(self, external_id: str, limit: int, before: int | None) -> dict:
+    def ledger(self, op: Operator, external_id: str, limit: int, before: int | None) -> dict:
         """A page of the player's ledger, newest first; ``next_before`` pages on (None: the
         last page), as history does."""
 
         def work(conn: Connection) -> dict:
-            player = store.find_player(conn, external_id)
+            player = store.find_player(conn, op.id, external_id)
             entries = self.server.ledger.entries(conn, player.id, limit + 1, before)
             more = len(entries) > limit
             entries = entries[:limit]
@@ -136,7 +144,7 @@ class BackOffice:
         settings = self.server.settings
         if not settings.demo_mode:
             raise not_found("demo sessions are not offered by this server")
-        profile = self.server.run(self.server.profile)
+        profile = self.server.run(lambda conn: self.server.profile(conn, DEFAULT_OPERATOR_ID))
         return {
             "profile": profile.name,
             "currency": profile.currency,
@@ -157,28 +165,30 @@ class BackOffice:
             raise not_found("demo sessions are not offered by this server")
         key = store.check_key(key)
         player = "demo-" + hashlib.sha256(key.encode()).hexdigest()[:16]
-        # Play money in the jurisdiction's currency (ES: euros, GB: pounds).
-        profile = self.server.run(self.server.profile)
-        self.create_player(player, profile.currency)
+        # Demo players are the deployment's own operator's; play money in the jurisdiction's
+        # currency (ES: euros, GB: pounds).
+        op = self.server.run(lambda conn: self.server.operator(conn, DEFAULT_OPERATOR_ID))
+        profile = self.server.run(lambda conn: self.server.profile(conn, op.id))
+        self.create_player(op, player, profile.currency)
         if settings.demo_balance:
-            self.wallet_move(f"demo:{key}:credit", player, settings.demo_balance, "deposit")
+            self.wallet_move(op, f"demo:{key}:credit", player, settings.demo_balance, "deposit")
         # Where the jurisdiction needs limits set before a session (ES), the player's (the
         # client asks for them: GET /demo); a call that brings none gets the ones a player
         # would most plainly choose: an hour, and the play money it holds.
         limits = (time_limit_seconds, spend_limit)
         if profile.requires_session_limits and None in limits:
             limits = (time_limit_seconds or DEMO_TIME_LIMIT_S, spend_limit or max(settings.demo_balance, 1))
-        return self.sessions.open_session(f"demo:{key}:session", player, *limits)
+        return self.sessions.open_session(op, f"demo:{key}:session", player, *limits)
 
     # -- voiding a round in play -------------------------------------------------------------
 
-    def void_round(self, key: str | None, round_id: int, reason: str) -> tuple[int, dict]:
+    def void_round(self, op: Operator, key: str | None, round_id: int, reason: str) -> tuple[int, dict]:
         """Close a round in play with no win: the stake goes back through the wallet, side
         balances and player state return to where the round found them, and the player's
         running autoplay stops."""
 
         def scope(conn: Connection) -> str:
-            row = rs.round_row(conn, round_id)
+            row = rs.round_row(conn, round_id, operator_id=op.id)
             if row is None:
                 raise not_found(f"no round {round_id}")
             store.lock_player(conn, row.player_id)
@@ -192,14 +202,18 @@ class BackOffice:
                     f"round {round_id} is {row.status}; only a round in play can be voided", "not_pending"
                 )
             player = store.lock_player(conn, row.player_id)
-            balance = self.server.wallet.refund(
-                conn,
-                player,
-                row.stake,
-                round_id=round_id,
-                reference=f"round:{round_id}:refund",
-                cancels=f"round:{round_id}:stake",
-            ).balance
+            balance = (
+                self.server.wallet_for(op)
+                .refund(
+                    conn,
+                    player,
+                    row.stake,
+                    round_id=round_id,
+                    reference=f"round:{round_id}:refund",
+                    cancels=f"round:{round_id}:stake",
+                )
+                .balance
+            )
             ts = store.now()
             step = row.step + 1
             side = self._reverse_side_movements(conn, row, step)
@@ -237,7 +251,7 @@ class BackOffice:
                 )
             )
             autoplay_store.stop_all(conn, row.player_id, ts)
-            webhooks.round_voided(conn, self.server.settings, player, row, reason, balance, side, ts)
+            webhooks.round_voided(conn, op.settings, player, row, reason, balance, side, ts)
             reply = {"round_id": round_id, "status": "voided", "refund": row.stake, "balance": balance}
             if side:
                 reply["side"] = side
@@ -315,27 +329,30 @@ class BackOffice:
 
     # -- game configuration ------------------------------------------------------------------
 
-    def get_bets(self, game_id: str, mode: str | None = None, currency: str | None = None) -> dict:
+    def get_bets(
+        self, op: Operator, game_id: str, mode: str | None = None, currency: str | None = None
+    ) -> dict:
         """The stakes of a game's bet table and which are switched off: the base table, or
         (``mode``) the table of a mode with bets of its own; for every currency, or (``currency``)
         for rounds in one."""
-        game = self.server.game(game_id)
+        game = self.server.game_of(op, game_id)
         table = bets.table_of(game, mode)
         if currency is not None:
             currencies.check_currency(game, currency)
-        return self.server.run(lambda conn: self._bets_view(conn, game, table, currency))
+        return self.server.run(lambda conn: self._bets_view(conn, op.id, game, table, currency))
 
     def _bets_view(
-        self, conn: Connection, game: Game, table: str = bets.BASE, currency: str | None = None
+        self, conn: Connection, op: int, game: Game, table: str = bets.BASE, currency: str | None = None
     ) -> dict[str, Any]:
-        variant = self.server.variant_for(conn, game)
-        own = bet_variants.own_variants(bet_variants.read_settings(conn, game), game)[table]
-        disabled = self.server.disabled_bets(conn, game, table, currency)
+        variant = self.server.variant_for(conn, game, op)
+        own = bet_variants.own_variants(bet_variants.read_settings(conn, game, op), game)[table]
+        disabled = self.server.disabled_bets(conn, game, op, table, currency)
         view = bets.view(game, variant, table, disabled, own)
         return view if currency is None else {**view, "currency": currency}
 
     def set_bets(
         self,
+        op: Operator,
         key: str | None,
         game_id: str,
         disabled: list[int],
@@ -347,14 +364,14 @@ class BackOffice:
         upper bet of Los 3 Pinguinos goes off on its own; for every currency, or (``currency``)
         for rounds in one, whose own list then replaces the list for every currency.  Unknown
         stakes, all of a table's, or a currency the game has no tables in are refused (400)."""
-        game = self.server.game(game_id)
+        game = self.server.game_of(op, game_id)
         table = bets.table_of(game, mode)
         if currency is not None:
             currencies.check_currency(game, currency)
         wanted = sorted(set(disabled))
 
         def work(conn: Connection) -> tuple[int, dict]:
-            variant = self.server.variant_for(conn, game)
+            variant = self.server.variant_for(conn, game, op.id)
             stakes = [b.stake for b in levels_for(game, variant, table)]
             where = "" if table == bets.BASE else f" in mode {table}"
             unknown = [s for s in wanted if s not in stakes]
@@ -368,8 +385,10 @@ class BackOffice:
                     f"every stake of {game.id}{where} cannot be switched off: keep one on",
                     "all_bets_disabled",
                 )
-            store.put_setting(conn, bets.bets_key(game.id, table, currency), json.dumps(wanted))
-            return 200, self._bets_view(conn, game, table, currency)
+            store.put_setting(
+                conn, bets.bets_key(game.id, table, currency), json.dumps(wanted), operator_id=op.id
+            )
+            return 200, self._bets_view(conn, op.id, game, table, currency)
 
         body: dict[str, Any] = {"disabled": wanted}
         if table != bets.BASE:
@@ -377,60 +396,72 @@ class BackOffice:
         if currency is not None:
             body["currency"] = currency
         return self.server.idempotent(
-            lambda conn: OPERATOR_SCOPE, key, fingerprint("PUT", f"/games/{game.id}/bets", body), work
+            lambda conn: op.settings_scope(), key, fingerprint("PUT", f"/games/{game.id}/bets", body), work
         )
 
-    def get_currencies(self, game_id: str) -> dict:
+    def get_currencies(self, op: Operator, game_id: str) -> dict:
         """The currencies a game has tables in, and those the operator offers it in."""
-        game = self.server.game(game_id)
-        offered = self.server.run(lambda conn: self.server.offered_currencies(conn, game))
+        game = self.server.game_of(op, game_id)
+        offered = self.server.run(lambda conn: self.server.offered_currencies(conn, game, op.id))
         return {"game": game.id, "currencies": list(game.currencies), "offered": offered}
 
-    def set_currencies(self, key: str | None, game_id: str, wanted: list[str]) -> tuple[int, dict]:
+    def set_currencies(
+        self, op: Operator, key: str | None, game_id: str, wanted: list[str]
+    ) -> tuple[int, dict]:
         """Offer a game in these of its currencies (the list replaces the one before); one it
         has no tables in, or none at all, is refused (400)."""
-        game = self.server.game(game_id)
+        game = self.server.game_of(op, game_id)
         chosen = currencies.check_choice(game, list(dict.fromkeys(wanted)))
 
         def work(conn: Connection) -> tuple[int, dict]:
-            store.put_setting(conn, currencies.currencies_key(game.id), json.dumps(chosen))
+            store.put_setting(conn, currencies.currencies_key(game.id), json.dumps(chosen), operator_id=op.id)
             return 200, {"game": game.id, "currencies": list(game.currencies), "offered": chosen}
 
         body = {"currencies": chosen}
         return self.server.idempotent(
-            lambda conn: OPERATOR_SCOPE, key, fingerprint("PUT", f"/games/{game.id}/currencies", body), work
+            lambda conn: op.settings_scope(),
+            key,
+            fingerprint("PUT", f"/games/{game.id}/currencies", body),
+            work,
         )
 
-    def set_profile(self, name: str) -> dict:
+    def set_profile(self, op: Operator, name: str) -> dict:
         if name not in PROFILES:
             raise bad_request(f"unknown profile {name!r}; offered: {sorted(PROFILES)}", "invalid_profile")
-        self.server.run(lambda conn: store.put_setting(conn, "profile", name))
+        self.server.run(lambda conn: store.put_setting(conn, "profile", name, operator_id=op.id))
         return {"profile": name}
 
-    def get_profile(self) -> dict:
-        return self.server.run(lambda conn: {"profile": self.server.profile(conn).name})
+    def get_profile(self, op: Operator) -> dict:
+        return self.server.run(lambda conn: {"profile": self.server.profile(conn, op.id).name})
 
     # -- reports -----------------------------------------------------------------------------
 
     def report(
-        self, start: str | None, end: str | None, game: str | None, players: bool, theory: bool = True
+        self,
+        op: Operator | None,
+        start: str | None,
+        end: str | None,
+        game: str | None,
+        players: bool,
+        theory: bool = True,
     ) -> dict:
         """The operator report (:func:`reelforge.server.reports.reports.operator_report`); a bad period
         is 400 ``invalid_report``.  Its first call per process computes the theoretical figures
         (up to a minute), after its one read transaction."""
         try:
             return operator_report(
-                self._reports_db(),
+                self.reports_db(),
                 start=start,
                 end=end,
                 game=game,
                 players=players,
                 theory=self.report_theory if theory else no_theory,
+                operator_id=None if op is None else op.id,
             )
         except ReportError as exc:
             raise bad_request(str(exc), "invalid_report") from None
 
-    def _reports_db(self) -> Engine:
+    def reports_db(self) -> Engine:
         # On SQLite the server's engine begins IMMEDIATE (a write lock); a report reads a
         # snapshot through an engine of its own that begins deferred, and locks out no writer.
         engine = self.server.engine

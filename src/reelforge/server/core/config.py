@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     operator_key: SecretStr = Field(
         default=SecretStr(""), description="operator API key; empty: generated and saved"
     )
+    # The studio's key for the admin API (/api/v1/admin/: operator accounts); empty: no admin API.
+    admin_key: SecretStr = Field(default=SecretStr(""), max_length=512)
     token_ttl_seconds: int = Field(default=8 * 3600, ge=60)
     pending_timeout_seconds: int = Field(default=24 * 3600, ge=1)
     sweep_interval_seconds: float = Field(default=30.0, gt=0)

@@ -28,12 +28,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from reelforge.server.core.errors import ApiError
 from reelforge.server.http import api_models as m
 from reelforge.server.http import guards
+from reelforge.server.http.api_admin import add_routes as add_admin_routes
 from reelforge.server.http.api_bets import add_routes as add_bet_routes
 from reelforge.server.http.api_docs import OPERATOR, PLAYER, finish_openapi, replies
 from reelforge.server.http.api_health import add_routes as add_health_routes
 from reelforge.server.http.api_variants import add_routes as add_variant_routes
 from reelforge.server.http.hot_routes import HotRoutes, bearer_value
 from reelforge.server.http.observability import Observe, metrics_response
+from reelforge.server.http.operator_auth import Op
 from reelforge.server.http.webclient import ClientFiles
 from reelforge.server.play.context import Replayed
 from reelforge.server.runtime.readiness import Readiness
@@ -108,6 +110,8 @@ class LaunchBody(SessionBody):
     """A seamless launch: the operator's launch token, and the session's limits if any."""
 
     token: str = Field(min_length=1, max_length=512)
+    # Whose wallet the token is for (its id); optional where one operator alone is seamless.
+    operator: int | None = Field(default=None, ge=1, lt=2**31)
 
 
 class VoidBody(Body):
@@ -367,8 +371,7 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
     player = APIRouter(prefix="/api/v1", tags=["player"])
     operator = APIRouter(prefix="/api/v1/operator", tags=["operator"])
 
-    def op_auth(x_operator_key: Annotated[str | None, Header()] = None) -> None:
-        server.check_operator(x_operator_key)
+    app.state.server = server  # the operator routes' ``Op`` finds it there (operator_auth.py)
 
     # -- player ----------------------------------------------------------------------------
 
@@ -389,8 +392,8 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
         token), every game with its variants, modes and bet tables as the operator sees them.
         A game with a browser renderer of its own names its module (``client``)."""
         if x_operator_key is not None:
-            server.check_operator(x_operator_key)
-            return json_response(200, client.with_renderers(server.operator_games()))
+            operator = server.check_operator(x_operator_key)
+            return json_response(200, client.with_renderers(server.operator_games(operator)))
         return json_response(200, client.with_renderers(server.list_games(token)))
 
     @player.get("/balance", responses=replies(200, m.Balance, PLAYER))
@@ -485,50 +488,43 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
 
     # -- operator --------------------------------------------------------------------------
 
-    op = [Depends(op_auth)]
-
     @operator.post(
         "/players",
-        dependencies=op,
         status_code=201,
         responses=replies(
             (201, 200), m.Player, OPERATOR, 400, 409, 422, notes={200: "The player exists already."}
         ),
     )
-    def create_player(body: PlayerBody) -> Response:
-        return json_response(*server.create_player(body.external_id, body.currency))
+    def create_player(o: Op, body: PlayerBody) -> Response:
+        return json_response(*server.create_player(o, body.external_id, body.currency))
 
-    @operator.get(
-        "/players/{external_id}", dependencies=op, responses=replies(200, m.Player, OPERATOR, 404, 422)
-    )
-    def get_player(external_id: ExternalId) -> Response:
-        return json_response(200, server.get_player(external_id))
+    @operator.get("/players/{external_id}", responses=replies(200, m.Player, OPERATOR, 404, 422))
+    def get_player(o: Op, external_id: ExternalId) -> Response:
+        return json_response(200, server.get_player(o, external_id))
 
     @operator.post(
         "/players/{external_id}/credit",
-        dependencies=op,
         responses=replies(200, m.WalletMove, OPERATOR, 404, keyed=True),
     )
-    def credit(external_id: ExternalId, body: AmountBody, key: IdemKey = None) -> Response:
-        return json_response(*server.wallet_move(key, external_id, body.amount, "deposit"))
+    def credit(o: Op, external_id: ExternalId, body: AmountBody, key: IdemKey = None) -> Response:
+        return json_response(*server.wallet_move(o, key, external_id, body.amount, "deposit"))
 
     @operator.post(
         "/players/{external_id}/debit",
-        dependencies=op,
         responses=replies(200, m.WalletMove, OPERATOR, 402, 404, keyed=True),
     )
-    def debit(external_id: ExternalId, body: AmountBody, key: IdemKey = None) -> Response:
-        return json_response(*server.wallet_move(key, external_id, body.amount, "withdrawal"))
+    def debit(o: Op, external_id: ExternalId, body: AmountBody, key: IdemKey = None) -> Response:
+        return json_response(*server.wallet_move(o, key, external_id, body.amount, "withdrawal"))
 
     @operator.post(
         "/players/{external_id}/sessions",
-        dependencies=op,
         status_code=201,
         responses=replies(201, m.SessionOpened, OPERATOR, 404, keyed=True),
     )
-    def open_session(external_id: ExternalId, body: SessionBody, key: IdemKey = None) -> Response:
+    def open_session(o: Op, external_id: ExternalId, body: SessionBody, key: IdemKey = None) -> Response:
         return json_response(
             *server.open_session(
+                o,
                 key,
                 external_id,
                 body.time_limit_seconds,
@@ -541,78 +537,79 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
 
     @operator.get(
         "/players/{external_id}/sessions",
-        dependencies=op,
         responses=replies(200, m.Sessions, OPERATOR, 404, 422),
     )
     def list_sessions(
+        o: Op,
         external_id: ExternalId,
         open_: Annotated[bool | None, Query(alias="open")] = None,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
         before: Annotated[int | None, Query(ge=1)] = None,
     ) -> Response:
         """The player's sessions, newest first (``open=true``: only those a token can use)."""
-        return json_response(200, server.list_sessions(external_id, open_, limit, before))
+        return json_response(200, server.list_sessions(o, external_id, open_, limit, before))
 
     @operator.post(
         "/players/{external_id}/sessions/revoke",
-        dependencies=op,
         responses=replies(200, m.SessionsRevoked, OPERATOR, 404, keyed=True),
     )
     def revoke_sessions(
-        external_id: ExternalId, body: RevokeBody | None = None, key: IdemKey = None
+        o: Op, external_id: ExternalId, body: RevokeBody | None = None, key: IdemKey = None
     ) -> Response:
         """Close every open session of the player (self-exclusion, say)."""
         reason = (body or RevokeBody()).reason
-        return json_response(*server.revoke_sessions(key, external_id, reason))
+        return json_response(*server.revoke_sessions(o, key, external_id, reason))
 
     @operator.post(
         "/players/{external_id}/sessions/{session_id}/revoke",
-        dependencies=op,
         responses=replies(200, m.SessionRevoked, OPERATOR, 404, keyed=True),
     )
     def revoke_session(
-        external_id: ExternalId, session_id: SessionId, body: RevokeBody | None = None, key: IdemKey = None
+        o: Op,
+        external_id: ExternalId,
+        session_id: SessionId,
+        body: RevokeBody | None = None,
+        key: IdemKey = None,
     ) -> Response:
         """Close one open session of the player: its token is refused from now on."""
         reason = (body or RevokeBody()).reason
-        return json_response(*server.revoke_session(key, external_id, session_id, reason))
+        return json_response(*server.revoke_session(o, key, external_id, session_id, reason))
 
     @operator.get(
         "/players/{external_id}/history",
-        dependencies=op,
         responses=replies(200, m.History, OPERATOR, 404, 422),
     )
     def player_history(
+        o: Op,
         external_id: ExternalId,
         limit: Annotated[int, Query(ge=1, le=100)] = 10,
         before: Annotated[int | None, Query(ge=1, lt=2**63)] = None,
     ) -> Response:
-        return json_response(200, server.operator_history(external_id, limit, before))
+        return json_response(200, server.operator_history(o, external_id, limit, before))
 
-    @operator.get(
-        "/players/{external_id}/ledger", dependencies=op, responses=replies(200, m.Ledger, OPERATOR, 404, 422)
-    )
+    @operator.get("/players/{external_id}/ledger", responses=replies(200, m.Ledger, OPERATOR, 404, 422))
     def player_ledger(
+        o: Op,
         external_id: ExternalId,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
         before: Annotated[int | None, Query(ge=1, lt=2**63)] = None,
     ) -> Response:
-        return json_response(200, server.ledger(external_id, limit, before))
+        return json_response(200, server.ledger(o, external_id, limit, before))
 
     # before /rounds/{round_id}, which it would match
-    @operator.get(
-        "/rounds/pending", dependencies=op, responses=replies(200, m.PendingAcross, OPERATOR, 400, 422)
-    )
+    @operator.get("/rounds/pending", responses=replies(200, m.PendingAcross, OPERATOR, 400, 422))
     def operator_pending(
+        o: Op,
         game: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
         limit: Annotated[int, Query(ge=1, le=100)] = 50,
         before: Annotated[int | None, Query(ge=1)] = None,
     ) -> Response:
         """Rounds in play across players, newest first, for support."""
-        return json_response(200, server.operator_pending(game, limit, before))
+        return json_response(200, server.operator_pending(o, game, limit, before))
 
-    @operator.get("/reports", dependencies=op, responses=replies(200, m.Report, OPERATOR, 400, 422))
+    @operator.get("/reports", responses=replies(200, m.Report, OPERATOR, 400, 422))
     def report(
+        o: Op,
         from_: Annotated[str | None, Query(alias="from", max_length=64)] = None,
         to: Annotated[str | None, Query(max_length=64)] = None,
         game: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
@@ -623,42 +620,37 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
         variant and mode against the exact RTP, and per player with ``players=true``.  The
         first report of a process computes the theoretical figures (up to a minute);
         ``theory=false`` gives the money alone."""
-        return json_response(200, server.report(from_, to, game, players, theory))
+        return json_response(200, server.report(o, from_, to, game, players, theory))
 
-    @operator.get(
-        "/rounds/{round_id}", dependencies=op, responses=replies(200, m.OperatorRecall, OPERATOR, 404, 422)
-    )
-    def operator_recall(round_id: RoundId) -> Response:
-        return json_response(200, server.operator_recall(round_id))
+    @operator.get("/rounds/{round_id}", responses=replies(200, m.OperatorRecall, OPERATOR, 404, 422))
+    def operator_recall(o: Op, round_id: RoundId) -> Response:
+        return json_response(200, server.operator_recall(o, round_id))
 
     @operator.get(
         "/rounds/{round_id}/replay",
-        dependencies=op,
         responses=replies(200, m.Replay, OPERATOR, 404, 409, 422),
     )
-    def operator_replay(round_id: RoundId) -> Response:
-        return json_response(200, server.operator_replay(round_id))
+    def operator_replay(o: Op, round_id: RoundId) -> Response:
+        return json_response(200, server.operator_replay(o, round_id))
 
     @operator.post(
         "/rounds/{round_id}/void",
-        dependencies=op,
         responses=replies(200, m.Voided, OPERATOR, 404, keyed=True),
     )
-    def void(round_id: RoundId, body: VoidBody, key: IdemKey = None) -> Response:
-        return json_response(*server.void_round(key, round_id, body.reason))
+    def void(o: Op, round_id: RoundId, body: VoidBody, key: IdemKey = None) -> Response:
+        return json_response(*server.void_round(o, key, round_id, body.reason))
 
-    @operator.get("/profile", dependencies=op, responses=replies(200, m.ProfileReply, OPERATOR))
-    def get_profile() -> Response:
-        return json_response(200, server.get_profile())
+    @operator.get("/profile", responses=replies(200, m.ProfileReply, OPERATOR))
+    def get_profile(o: Op) -> Response:
+        return json_response(200, server.get_profile(o))
 
-    @operator.put(
-        "/profile", dependencies=op, responses=replies(200, m.ProfileReply, OPERATOR, 400, 409, 422)
-    )
-    def set_profile(body: ProfileBody) -> Response:
-        return json_response(200, server.set_profile(body.profile))
+    @operator.put("/profile", responses=replies(200, m.ProfileReply, OPERATOR, 400, 409, 422))
+    def set_profile(o: Op, body: ProfileBody) -> Response:
+        return json_response(200, server.set_profile(o, body.profile))
 
-    add_bet_routes(operator, server, op, json_response)  # api_bets.py
-    add_variant_routes(operator, server, op, json_response)  # api_variants.py
+    add_bet_routes(operator, server, json_response)  # api_bets.py
+    add_variant_routes(operator, server, json_response)  # api_variants.py
+    add_admin_routes(app, server, json_response)  # api_admin.py: the studio's, under /api/v1/admin
 
     @player.post(
         "/seamless/session",
@@ -751,7 +743,7 @@ def create_app(server: GameServer, readiness: Readiness | None = None) -> FastAP
     )
     app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
     app.add_middleware(JsonErrors, routes=app.router.routes)
-    guards.install(app, server.settings, server.operator_key)  # outside the app's own middleware
+    guards.install(app, server.settings, server.operators)  # outside the app's own middleware
     app.add_middleware(Observe)  # outermost: every request's id, count and time (observability.py)
     finish_openapi(app)
     return app

@@ -6,7 +6,7 @@ router."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query
 from fastapi.responses import Response
@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from reelforge.server.core.errors import ApiError
 from reelforge.server.http import api_models as m
 from reelforge.server.http.api_docs import OPERATOR, replies
+from reelforge.server.http.operator_auth import Op
 from reelforge.server.runtime.service import GameServer
 
 
@@ -39,23 +40,18 @@ ModeQuery = Annotated[str | None, Query(min_length=1, max_length=32)]
 CurrencyQuery = Annotated[str | None, Query(pattern=r"^[A-Z]{3}$")]
 
 
-def add_routes(
-    operator: APIRouter, server: GameServer, op: list[Any], respond: Callable[..., Response]
-) -> None:
-    """``op``: the operator router's key check; ``respond``: api.json_response."""
+def add_routes(operator: APIRouter, server: GameServer, respond: Callable[..., Response]) -> None:
+    """``respond``: api.json_response; every route acts for its key's operator (``Op``)."""
 
-    @operator.get(
-        "/games/{game_id}/bets", dependencies=op, responses=replies(200, m.Bets, OPERATOR, 400, 404, 422)
-    )
-    def get_bets(game_id: GameId, mode: ModeQuery = None, currency: CurrencyQuery = None) -> Response:
+    @operator.get("/games/{game_id}/bets", responses=replies(200, m.Bets, OPERATOR, 400, 404, 422))
+    def get_bets(o: Op, game_id: GameId, mode: ModeQuery = None, currency: CurrencyQuery = None) -> Response:
         """The base bets, or (``?mode=upper``) a mode's own bet table; the switches for every
         currency, or (``?currency=EUR``) those of rounds in one currency."""
-        return respond(200, server.get_bets(game_id, mode, currency))
+        return respond(200, server.get_bets(o, game_id, mode, currency))
 
-    @operator.put(
-        "/games/{game_id}/bets", dependencies=op, responses=replies(200, m.Bets, OPERATOR, 404, keyed=True)
-    )
+    @operator.put("/games/{game_id}/bets", responses=replies(200, m.Bets, OPERATOR, 404, keyed=True))
     def set_bets(
+        o: Op,
         game_id: GameId,
         body: BetsBody,
         mode: ModeQuery = None,
@@ -73,25 +69,23 @@ def add_routes(
                 400, "invalid_currency", f"the query names {currency!r}, the body {body.currency!r}"
             )
         return respond(
-            *server.set_bets(key, game_id, body.disabled, body.mode or mode, body.currency or currency)
+            *server.set_bets(o, key, game_id, body.disabled, body.mode or mode, body.currency or currency)
         )
 
     @operator.get(
         "/games/{game_id}/currencies",
-        dependencies=op,
         responses=replies(200, m.GameCurrencies, OPERATOR, 404, 422),
     )
-    def get_currencies(game_id: GameId) -> Response:
+    def get_currencies(o: Op, game_id: GameId) -> Response:
         """The currencies the game has tables in, and those it is offered in."""
-        return respond(200, server.get_currencies(game_id))
+        return respond(200, server.get_currencies(o, game_id))
 
     @operator.put(
         "/games/{game_id}/currencies",
-        dependencies=op,
         responses=replies(200, m.GameCurrencies, OPERATOR, 400, 404, 422, keyed=True),
     )
-    def set_currencies(game_id: GameId, body: CurrenciesBody, key: IdemKey = None) -> Response:
+    def set_currencies(o: Op, game_id: GameId, body: CurrenciesBody, key: IdemKey = None) -> Response:
         """Offer the game in these of its currencies (the list replaces the last one): a player
         whose wallet is in another no longer sees it, and a round of it is refused 409
         ``currency_not_offered``."""
-        return respond(*server.set_currencies(key, game_id, body.currencies))
+        return respond(*server.set_currencies(o, key, game_id, body.currencies))

@@ -19,9 +19,14 @@ PLAYER = (401, 403, 413, 429)
 """Every player route: no valid session token (401), the session closed (403), a body too
 large (413, checked before routing, on any request), too many requests (429, guards.py)."""
 
-OPERATOR = (401, 413, 429)
-"""Every operator route: no valid X-Operator-Key (401), a body too large (413), too many
-requests (429, where the operator's calls are limited)."""
+OPERATOR = (401, 403, 413, 429)
+"""Every operator route: no valid X-Operator-Key (401), the key's operator suspended (403
+``operator_suspended``), a body too large (413), too many requests (429, where the operator's
+calls are limited)."""
+
+ADMIN = (401, 404, 413, 429)
+"""Every admin route: no valid X-Admin-Key (401), no admin API here (404: no
+REELFORGE_ADMIN_KEY), a body too large (413), too many requests (429)."""
 
 KEYED = (400, 409, 422)
 """Every route that takes an Idempotency-Key: the key missing or malformed (400), a request in
@@ -31,14 +36,16 @@ ERRORS: dict[int, str] = {
     400: "Refused: a missing or malformed Idempotency-Key (a header the HTTP parser cannot read "
     "too), or a value the server checks itself (a stake, mode, bet, setting, limit, profile or "
     "variant not offered).",
-    401: "No valid credentials: the session token (player routes) or X-Operator-Key (operator "
-    "routes) is missing, unknown or expired.",
+    401: "No valid credentials: the session token (player routes), X-Operator-Key (operator "
+    "routes: missing, unknown or revoked) or X-Admin-Key (admin routes) is missing, unknown or expired.",
     402: "Insufficient funds: the balance, or a side balance (`insufficient_<currency>`), does not "
     "cover it. Nothing moved.",
     403: "Not allowed: the session is closed (`session_closed`, also when a time or spend limit is "
     "reached now) or this is forbidden here (`spend_limit`, `bonus_buy_forbidden`, "
-    "`autoplay_forbidden`, `scripted_draws_refused`).",
-    404: "Not found: no such game, round or player here (another player's round is not found).",
+    "`autoplay_forbidden`, `scripted_draws_refused`), or the operator is suspended "
+    "(`operator_suspended`).",
+    404: "Not found: no such game, round, player or operator here (another player's round, and "
+    "anything of another operator, is not found).",
     409: "In conflict with the state: e.g. a round still in play (`round_pending`) or no longer "
     "in play, a stale `expected_step`, an action not allowed now, an autoplay running or not, "
     "a game not offered in the player's wallet currency (`currency_not_offered`), "

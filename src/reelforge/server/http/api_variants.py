@@ -5,7 +5,7 @@ operator router."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header, Path
 from fastapi.responses import Response
@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from reelforge.server.http import api_models as m
 from reelforge.server.http.api_docs import OPERATOR, replies
+from reelforge.server.http.operator_auth import Op
 from reelforge.server.runtime.service import GameServer
 
 
@@ -29,26 +30,22 @@ GameId = Annotated[str, Path(min_length=1, max_length=64)]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key")]
 
 
-def add_routes(
-    operator: APIRouter, server: GameServer, op: list[Any], respond: Callable[..., Response]
-) -> None:
-    """``op``: the operator router's key check; ``respond``: api.json_response."""
+def add_routes(operator: APIRouter, server: GameServer, respond: Callable[..., Response]) -> None:
+    """``respond``: api.json_response; every route acts for its key's operator (``Op``)."""
 
     @operator.get(
         "/games/{game_id}/variant",
-        dependencies=op,
         responses=replies(200, m.VariantReply, OPERATOR, 404, 422),
     )
-    def get_variant(game_id: GameId) -> Response:
+    def get_variant(o: Op, game_id: GameId) -> Response:
         """The game's RTP variant and the one each bet is dealt at."""
-        return respond(200, server.get_variants(game_id))
+        return respond(200, server.get_variants(o, game_id))
 
     @operator.put(
         "/games/{game_id}/variant",
-        dependencies=op,
         responses=replies(200, m.VariantReply, OPERATOR, 404, keyed=True),
     )
-    def set_variant(game_id: GameId, body: VariantBody, key: IdemKey = None) -> Response:
+    def set_variant(o: Op, game_id: GameId, body: VariantBody, key: IdemKey = None) -> Response:
         """The game's RTP variant, or with ``stake`` (and ``mode`` for a mode's own bets) one
         bet's (``null`` clears it): a bet's needs an Idempotency-Key, the game's takes one."""
-        return respond(*server.set_variant(key, game_id, body.variant, body.mode, body.stake))
+        return respond(*server.set_variant(o, key, game_id, body.variant, body.mode, body.stake))

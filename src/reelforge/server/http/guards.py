@@ -7,7 +7,6 @@ any middleware that answers routes itself).  docs/security.md describes them.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import math
 import time
@@ -19,6 +18,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reelforge.server.core.config import Settings
+from reelforge.server.operators.directory import Directory
 
 # Exempt from the limit: a load balancer's health probe must never be told to wait.
 EXEMPT_PATHS = frozenset({"/api/v1/health", "/api/v1/health/live", "/api/v1/health/ready", "/metrics"})
@@ -52,23 +52,26 @@ class TokenBuckets:
         self.clock = clock
         self.buckets: OrderedDict[bytes, Bucket] = OrderedDict()
 
-    def take(self, caller: bytes) -> float:
+    def take(self, caller: bytes, rate: float | None = None, burst: int | None = None) -> float:
         """Take one request from the caller's bucket: 0 when allowed, else the seconds until
-        the next one would be."""
+        the next one would be.  ``rate`` and ``burst``: the caller's own (its operator's),
+        else the buckets'."""
+        rate = self.rate if rate is None else rate
+        burst = self.burst if burst is None else burst
         now = self.clock()
         bucket = self.buckets.get(caller)
         if bucket is None:
-            bucket = self.buckets[caller] = Bucket(float(self.burst), now)
+            bucket = self.buckets[caller] = Bucket(float(burst), now)
             if len(self.buckets) > MAX_BUCKETS:
                 self.buckets.popitem(last=False)
         else:
             self.buckets.move_to_end(caller)
-            bucket.tokens = min(float(self.burst), bucket.tokens + (now - bucket.at) * self.rate)
+            bucket.tokens = min(float(burst), bucket.tokens + (now - bucket.at) * rate)
             bucket.at = now
         if bucket.tokens >= 1.0:
             bucket.tokens -= 1.0
             return 0.0
-        return (1.0 - bucket.tokens) / self.rate
+        return (1.0 - bucket.tokens) / rate
 
 
 def _digest(value: bytes) -> bytes:
@@ -78,39 +81,56 @@ def _digest(value: bytes) -> bytes:
 
 class RateLimit:
     """429 ``rate_limited`` with ``Retry-After`` for a caller over its rate, before the app
-    sees the request.  Callers under /api/: a session (its bearer token), the operator (the
-    valid X-Operator-Key: its own, separate limit, or none) and anyone else by client
-    address.  A rate of 0 turns that limit off."""
+    sees the request.  Callers under /api/: a session (its bearer token), an operator (a key
+    of its: its own, separate limit, or none) and anyone else by client address.  Each
+    operator's limits are its account's (the server's settings by default); the limiter
+    knows a key's or a token's operator once a request of it was authenticated (until then
+    the server's limits apply).  A rate of 0 turns that limit off."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, operator_key: str) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, directory: Directory) -> None:
         self.app = app
-        self.operator_key = operator_key.encode()
-        self.sessions = self._buckets(settings.rate_limit_per_second, settings.rate_limit_burst)
-        self.operator = self._buckets(
-            settings.operator_rate_limit_per_second, settings.operator_rate_limit_burst
+        self.directory = directory
+        self.settings = settings
+        # Buckets keep the server's limits; a caller whose operator has its own passes them.
+        self.sessions = TokenBuckets(settings.rate_limit_per_second or 1.0, settings.rate_limit_burst)
+        self.operator = TokenBuckets(
+            settings.operator_rate_limit_per_second or 1.0, settings.operator_rate_limit_burst
         )
 
-    @staticmethod
-    def _buckets(rate: float, burst: int) -> TokenBuckets | None:
-        return TokenBuckets(rate, burst) if rate > 0 else None
-
-    def caller(self, scope: Scope) -> tuple[TokenBuckets | None, bytes]:
+    def caller(self, scope: Scope) -> tuple[TokenBuckets | None, bytes, float, int]:
+        """The caller's buckets (None: not limited), its name, its rate and burst."""
+        s = self.settings
         headers = dict(scope.get("headers", []))
         key = headers.get(b"x-operator-key")
-        if key is not None and hmac.compare_digest(key, self.operator_key):
-            return self.operator, b"operator"
+        if key is not None:
+            digest = _digest(key)
+            owner = self.directory.key_owners.get(digest)
+            if owner is not None:  # its account's limits, the server's until it is read
+                found = self.directory.cached(owner)
+                e = s if found is None else found.settings
+                rate, burst = e.operator_rate_limit_per_second, e.operator_rate_limit_burst
+                return (self.operator if rate > 0 else None), b"o:%d" % owner, rate, burst
         auth = headers.get(b"authorization", b"")
         if auth[:7].lower() == b"bearer " and auth[7:].strip():
-            return self.sessions, b"t:" + _digest(auth[7:].strip())
+            digest = _digest(auth[7:].strip())
+            owner = self.directory.token_owners.get(digest)
+            found = None if owner is None else self.directory.cached(owner)
+            rate, burst = (
+                (found.settings.rate_limit_per_second, found.settings.rate_limit_burst)
+                if found is not None
+                else (s.rate_limit_per_second, s.rate_limit_burst)
+            )
+            return (self.sessions if rate > 0 else None), b"t:" + digest, rate, burst
         client = scope.get("client") or ("", 0)
-        return self.sessions, b"a:" + str(client[0]).encode()
+        rate, burst = s.rate_limit_per_second, s.rate_limit_burst
+        return (self.sessions if rate > 0 else None), b"a:" + str(client[0]).encode(), rate, burst
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith("/api/") or scope["path"] in EXEMPT_PATHS:
             await self.app(scope, receive, send)
             return
-        buckets, caller = self.caller(scope)
-        wait = buckets.take(caller) if buckets is not None else 0.0
+        buckets, caller, rate, burst = self.caller(scope)
+        wait = buckets.take(caller, rate, burst) if buckets is not None else 0.0
         if not wait:
             await self.app(scope, receive, send)
             return
@@ -157,8 +177,8 @@ class SecurityHeaders:
         await self.app(scope, receive, add)
 
 
-def install(app: FastAPI, settings: Settings, operator_key: str) -> None:
+def install(app: FastAPI, settings: Settings, directory: Directory) -> None:
     """Add the guards as the outermost middlewares: call it after every other add_middleware
     in create_app (the last one added is the first to see a request)."""
-    app.add_middleware(RateLimit, settings=settings, operator_key=operator_key)
+    app.add_middleware(RateLimit, settings=settings, directory=directory)
     app.add_middleware(SecurityHeaders)

@@ -14,6 +14,7 @@ from reelforge.engine.game import Game, autoplay_cap, bet_table, levels_for
 from reelforge.engine.round import InvalidAction, Round
 from reelforge.money import find_bet
 from reelforge.server.core.errors import ApiError, bad_request, conflict, forbidden
+from reelforge.server.operators.accounts import Effective
 from reelforge.server.play import autoplay_store, bets, currencies
 from reelforge.server.play import round_store as rs
 from reelforge.server.play.context import ServerContext, fingerprint
@@ -24,12 +25,13 @@ from reelforge.server.storage import schema as t
 from reelforge.server.storage import store
 
 
-def autoplay_limit(profile: Profile, game: Game) -> int | None:
-    """The most rounds one autoplay run of ``game`` may play under ``profile``: the
-    smaller of the profile's cap and the game's own; None when autoplay is forbidden."""
-    if profile.autoplay_max_spins is None:
+def autoplay_limit(profile: Profile, game: Game, operator: Effective | None = None) -> int | None:
+    """The most rounds one autoplay run of ``game`` may play under ``profile`` for the
+    operator: the smallest of the profile's cap, the operator's and the game's own; None when
+    autoplay is forbidden (by the profile or the operator)."""
+    if profile.autoplay_max_spins is None or (operator is not None and not operator.autoplay):
         return None
-    caps = [profile.autoplay_max_spins, autoplay_cap(game)]
+    caps = [profile.autoplay_max_spins, autoplay_cap(game), operator and operator.autoplay_max_spins]
     return min(c for c in caps if c is not None)
 
 
@@ -46,8 +48,12 @@ class Autoplays:
             ctx = holder[0]
             if not ctx.profile.autoplay_allowed:
                 raise forbidden("autoplay is not allowed under this jurisdiction", "autoplay_forbidden")
-            game = self.server.game(str(body.get("game")))
-            currencies.check_offered(game, ctx.player.currency, self.server.offered_currencies(conn, game))
+            op = ctx.operator
+            if not op.settings.autoplay:
+                raise forbidden("autoplay is not offered by this casino", "autoplay_forbidden")
+            game = self.server.game_of(op, str(body.get("game")))
+            offered = self.server.offered_currencies(conn, game, op.id)
+            currencies.check_offered(game, ctx.player.currency, offered)
             stake = body.get("stake")
             mode = str(body.get("mode") or "base")
             if mode not in game.modes:
@@ -61,20 +67,20 @@ class Autoplays:
                 )
                 if not isinstance(stake, int):
                     raise ValueError("stake must be an integer of minor units")
-                find_bet(levels_for(game, self.server.variant_for(conn, game), mode), stake)
+                find_bet(levels_for(game, self.server.variant_for(conn, game, op.id), mode), stake)
                 game_cap = autoplay_cap(game)
                 if game_cap is not None and limits.spins > game_cap:
                     raise ValueError(f"{game.name} plays at most {game_cap} games, {limits.spins} asked")
                 ap = Autoplay.begin(
                     limits,
                     stake,
-                    max_spins=ctx.profile.autoplay_max_spins,
+                    max_spins=autoplay_limit(ctx.profile, game, op.settings),
                     mode=mode,
                     cost=game.cost(stake, mode),  # an upper bet's cash part: its Bonuses are no money
                 )
             except (ValidationError, ValueError) as exc:
                 raise bad_request(f"autoplay refused: {exc}", "invalid_autoplay") from None
-            disabled = self.server.disabled_bets(conn, game, table, ctx.player.currency)
+            disabled = self.server.disabled_bets(conn, game, op.id, table, ctx.player.currency)
             bets.check_enabled(game, stake, disabled, table)
             if autoplay_store.running(conn, ctx.player.id) is not None:
                 raise conflict("an autoplay is already running", "autoplay_running")

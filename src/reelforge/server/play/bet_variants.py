@@ -22,8 +22,9 @@ from sqlalchemy import Connection, delete, select
 
 from reelforge.engine.game import Game, levels_for, own_bet_modes
 from reelforge.server.core.errors import bad_request
+from reelforge.server.operators.accounts import Operator
 from reelforge.server.play import bets
-from reelforge.server.play.context import OPERATOR_SCOPE, ServerContext, fingerprint
+from reelforge.server.play.context import ServerContext, fingerprint
 from reelforge.server.storage import schema as t
 from reelforge.server.storage import store
 
@@ -56,10 +57,12 @@ def own_variants(settings: Mapping[str, str], game: Game) -> Own:
     return out
 
 
-def read_settings(conn: Connection, game: Game) -> dict[str, str]:
-    """The game's variant settings: its own and its bets'."""
+def read_settings(conn: Connection, game: Game, operator_id: int) -> dict[str, str]:
+    """The operator's variant settings of the game: the game's own and its bets'."""
     c = t.settings_table.c
-    query = select(c.key, c.value).where(c.key.startswith(game_key(game.id), autoescape=True))
+    query = select(c.key, c.value).where(
+        c.operator_id == operator_id, c.key.startswith(game_key(game.id), autoescape=True)
+    )
     return {row.key: row.value for row in conn.execute(query)}
 
 
@@ -101,14 +104,14 @@ class BetVariants:
     def __init__(self, server: ServerContext) -> None:
         self.server = server
 
-    def get(self, game_id: str) -> dict[str, Any]:
-        game = self.server.game(game_id)
-        return self.server.run(lambda conn: self.view(conn, game))
+    def get(self, op: Operator, game_id: str) -> dict[str, Any]:
+        game = self.server.game_of(op, game_id)
+        return self.server.run(lambda conn: self.view(conn, game, op.id))
 
-    def view(self, conn: Connection, game: Game) -> dict[str, Any]:
+    def view(self, conn: Connection, game: Game, operator_id: int) -> dict[str, Any]:
         """``GET /operator/games/{game}/variant``: the game's variant, and every bet of each
-        table with the variant it is dealt at."""
-        settings = read_settings(conn, game)
+        table with the variant it is dealt at (the operator's)."""
+        settings = read_settings(conn, game, operator_id)
         variant = settings.get(game_key(game.id), game.default_variant)
         own = own_variants(settings, game)
         return {
@@ -120,13 +123,19 @@ class BetVariants:
         }
 
     def put(
-        self, key: str | None, game_id: str, variant: str | None, mode: str | None, stake: int | None
+        self,
+        op: Operator,
+        key: str | None,
+        game_id: str,
+        variant: str | None,
+        mode: str | None,
+        stake: int | None,
     ) -> tuple[int, dict[str, Any]]:
         """Set the game's variant (no ``stake``), or one bet's (``stake``, of the base table or
         ``mode``'s own; ``variant`` None clears it).  Refusals (400) change nothing.  With an
         Idempotency-Key the first reply is stored and returned again; a bet's variant needs
         one, the game's (as before) does not."""
-        game = self.server.game(game_id)
+        game = self.server.game_of(op, game_id)
         if stake is None and mode is not None:
             raise bad_request("a mode names a bet table: give the stake too", "invalid_bet")
         table = bets.table_of(game, mode)
@@ -136,35 +145,37 @@ class BetVariants:
             )
         work: Callable[[Connection], tuple[int, dict[str, Any]]]
         if stake is not None:
-            work = partial(self._set_bet, game=game, table=table, stake=stake, variant=variant)
+            work = partial(self._set_bet, game=game, table=table, stake=stake, variant=variant, op=op.id)
         elif variant is None:
             raise bad_request(
                 "a game is always dealt at a variant: only a bet's own variant can be cleared",
                 "invalid_variant",
             )
         else:
-            work = partial(self._set_game, game=game, variant=variant)
+            work = partial(self._set_game, game=game, variant=variant, op=op.id)
             if key is None:  # the game's variant, as it always was: no key needed
                 return self.server.run(work)
         body = {"variant": variant, "mode": None if stake is None else table, "stake": stake}
         fp = fingerprint("PUT", f"/games/{game.id}/variant", body)
-        return self.server.idempotent(lambda conn: OPERATOR_SCOPE, key, fp, work)
+        return self.server.idempotent(lambda conn: op.settings_scope(), key, fp, work)
 
-    def _set_game(self, conn: Connection, *, game: Game, variant: str) -> tuple[int, dict[str, Any]]:
-        store.put_setting(conn, game_key(game.id), variant)
-        return 200, self.view(conn, game)
+    def _set_game(self, conn: Connection, *, game: Game, variant: str, op: int) -> tuple[int, dict[str, Any]]:
+        store.put_setting(conn, game_key(game.id), variant, operator_id=op)
+        return 200, self.view(conn, game, op)
 
     def _set_bet(
-        self, conn: Connection, *, game: Game, table: str, stake: int, variant: str | None
+        self, conn: Connection, *, game: Game, table: str, stake: int, variant: str | None, op: int
     ) -> tuple[int, dict[str, Any]]:
         # The stake must be on the table players are shown (the game's variant's) and dealable
         # at the bet's variant.
-        check_offered(game, store.get_setting(conn, game_key(game.id), game.default_variant), table, stake)
+        shown = store.get_setting(conn, game_key(game.id), game.default_variant, operator_id=op)
+        check_offered(game, shown, table, stake)
         if variant is not None:
             check_offered(game, variant, table, stake)
         name = bet_key(game.id, table, stake)
         if variant is None:
-            conn.execute(delete(t.settings_table).where(t.settings_table.c.key == name))
+            c = t.settings_table.c
+            conn.execute(delete(t.settings_table).where(c.operator_id == op, c.key == name))
         else:
-            store.put_setting(conn, name, variant)
-        return 200, self.view(conn, game)
+            store.put_setting(conn, name, variant, operator_id=op)
+        return 200, self.view(conn, game, op)

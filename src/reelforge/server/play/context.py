@@ -32,12 +32,15 @@ from reelforge.rng import RandomSource, ScriptedRandom, SeededRandom, SystemRand
 from reelforge.server.core.config import Settings
 from reelforge.server.core.data_dir import secure_dir
 from reelforge.server.core.errors import SessionClosed, conflict, forbidden, not_found
+from reelforge.server.operators.accounts import DEFAULT_OPERATOR_ID, Operator
+from reelforge.server.operators.directory import Directory
 from reelforge.server.play import bets, currencies, session_store
 from reelforge.server.play.profiles import PROFILES, Profile
 from reelforge.server.storage import store
 from reelforge.server.storage.db import make_engine, make_loop_engine
-from reelforge.server.storage.sql import LoopPipelined, Pipelined
+from reelforge.server.storage.sql import LoopPipelined, Pipelined, q
 from reelforge.server.storage.store import check_key
+from reelforge.server.wallets.outbox import PermanentFailure
 from reelforge.server.wallets.seamless_wallet import SeamlessWallet
 from reelforge.server.wallets.wallet import LedgerWallet, StakeFirst, Wallet
 
@@ -58,7 +61,7 @@ OPERATOR_SCOPE = "operator"
 
 def operator_scope(player_id: int) -> str:
     """The idempotency scope of an operator call about one player: the same key used for two
-    players names two requests (calls naming no player share ``OPERATOR_SCOPE``)."""
+    players names two requests (calls naming no player use ``Operator.settings_scope``)."""
     return f"{OPERATOR_SCOPE}:player:{player_id}"
 
 
@@ -108,13 +111,16 @@ class ServerContext:
                 raise ValueError("test_seed is a test facility: it needs allow_scripted_draws")
             stream = SeededRandom(settings.test_seed)
             self.rng_factory = lambda: stream
+        # The operators this server carries: their keys and cached settings.
+        self.operators = Directory(settings, self.run, self.operator_key)
         # The operator's cash-in and cash-out always use the server's own ledger; rounds use
-        # ``wallet``: that ledger, unless another is given or the settings ask for the
-        # operator's seamless wallet.
+        # the operator's wallet (``wallet_for``): that ledger, or its seamless wallet, unless
+        # one wallet is given for every operator (tests).
         self.ledger = LedgerWallet(self.after_commit)
-        if wallet is None and settings.wallet_mode == "seamless":
-            wallet = SeamlessWallet.from_settings(self)
-        self.wallet: Wallet = wallet or self.ledger
+        self._fixed_wallet = wallet
+        self._seamless: dict[tuple[int, str, str], SeamlessWallet] = {}
+        self._seamless_lock = threading.Lock()
+        self.outbox_worker: Any = None  # the process's, once started (runtime/outbox_runner.py)
         # SQLite has one writer at a time: queue this process's transactions on a lock rather
         # than on SQLite's busy-wait, whose back-off made tail latencies seconds long.
         self.serial: AbstractContextManager[Any] = (
@@ -153,8 +159,9 @@ class ServerContext:
             await engine.dispose()
 
     def runs_on_loop(self) -> bool:
-        """Whether a request may run on the running event loop (:meth:`call_on_loop`)."""
-        if self.loop_engine is None or self.wallet is not self.ledger:
+        """Whether a request may run on the running event loop (:meth:`call_on_loop`): not
+        where a seamless wallet may be asked (its calls are blocking HTTP)."""
+        if self.loop_engine is None or self.may_call_out():
             return False
         try:
             return asyncio.get_running_loop() is self._loop
@@ -197,7 +204,7 @@ class ServerContext:
             session_id, reason = closed.session_id, closed.reason
 
             def close(conn: Connection) -> None:
-                session_store.close(conn, self.settings, session_id, reason)
+                session_store.close(conn, self.operators, session_id, reason)
 
             if self.pipelined:
                 self._run_pipelined(close, engine)
@@ -282,6 +289,99 @@ class ServerContext:
 
         return self.run(tx)
 
+    # -- operators and their wallets ---------------------------------------------------------
+
+    def operator(self, conn: Connection, operator_id: int, version: int | None = None) -> Operator:
+        return self.operators.get(conn, operator_id, version)
+
+    def operator_of(self, conn: Connection, player: Any) -> Operator:
+        """The operator of a player row (one with ``operator_id``, and ``operator_version``
+        where the session's query read it: then no query is made)."""
+        return self.operators.get(conn, player.operator_id, getattr(player, "operator_version", None))
+
+    @property
+    def wallet(self) -> Wallet:
+        """The wallet of the deployment's own operator as the server's settings configure it
+        (a seamless one with REELFORGE_WALLET_*), or the one given for every operator."""
+        if self._fixed_wallet is not None:
+            return self._fixed_wallet
+        s = self.settings
+        if s.wallet_mode != "seamless":
+            return self.ledger
+        return self._seamless_wallet(
+            DEFAULT_OPERATOR_ID, s.wallet_url, s.wallet_secret.get_secret_value(), s.wallet_timeout_seconds
+        )
+
+    @wallet.setter
+    def wallet(self, wallet: Wallet) -> None:
+        """One wallet for every operator's rounds (tests put a recording one in)."""
+        self._fixed_wallet = wallet
+
+    def wallet_for(self, operator: Operator) -> Wallet:
+        """The wallet the operator's rounds pay through."""
+        if self._fixed_wallet is not None:
+            return self._fixed_wallet
+        e = operator.settings
+        if e.wallet_mode != "seamless":
+            return self.ledger
+        return self._seamless_wallet(
+            operator.id, e.wallet_url, e.wallet_secret, self.settings.wallet_timeout_seconds
+        )
+
+    def _seamless_wallet(self, operator_id: int, url: str, secret: str, timeout_s: float) -> SeamlessWallet:
+        """One seamless wallet per operator and endpoint, kept while its configuration holds."""
+        key = (operator_id, url, secret)
+        found = self._seamless.get(key)
+        if found is None:
+            with self._seamless_lock:
+                found = self._seamless.get(key)
+                if found is None:
+                    found = SeamlessWallet.for_endpoint(self, url, secret, timeout_s)
+                    if self.outbox_worker is not None:
+                        found.attach(self.outbox_worker)
+                    self._seamless[key] = found
+        return found
+
+    def attach_outbox(self, worker: Any) -> None:
+        """The process's outbox worker: every seamless wallet wakes it after a commit."""
+        with self._seamless_lock:
+            self.outbox_worker = worker
+            wallets = list(self._seamless.values())
+        if isinstance(self._fixed_wallet, SeamlessWallet):
+            wallets.append(self._fixed_wallet)
+        for wallet in wallets:
+            wallet.attach(worker)
+
+    def wallet_for_transaction(self, transaction_id: str, original: str | None = None) -> SeamlessWallet:
+        """The seamless wallet a queued credit or rollback goes to: its player's operator's."""
+        if isinstance(self._fixed_wallet, SeamlessWallet):
+            return self._fixed_wallet
+
+        def find(conn: Connection) -> Wallet:
+            row = q(
+                conn,
+                "SELECT p.operator_id FROM seamless_transactions t JOIN players p ON p.id = t.player_id"
+                " WHERE t.transaction_id IN (:t, :o)",
+                {"t": transaction_id, "o": original or transaction_id},
+            ).first()
+            if row is None:
+                raise PermanentFailure(f"no seamless transaction {transaction_id}")
+            return self.wallet_for(self.operator(conn, row.operator_id))
+
+        wallet = self.run(find)
+        if not isinstance(wallet, SeamlessWallet):
+            raise PermanentFailure(f"{transaction_id}: its operator has no seamless wallet configured now")
+        return wallet
+
+    def may_call_out(self) -> bool:
+        """Whether a request may call an operator's seamless wallet: the server's settings
+        say so, or an operator this process has seen is seamless."""
+        if self._fixed_wallet is not None:
+            return self._fixed_wallet is not self.ledger
+        if self.settings.wallet_mode == "seamless":
+            return True
+        return self.operators.any_seamless
+
     # -- games, their settings and the RNG -----------------------------------------------------
 
     def game(self, game_id: str) -> Game:
@@ -290,27 +390,41 @@ class ServerContext:
         except KeyError:
             raise not_found(f"unknown game {game_id!r}; offered: {sorted(self.games)}") from None
 
-    def variant_for(self, conn: Connection, game: Game) -> str:
-        return store.get_setting(conn, f"variant:{game.id}", game.default_variant)
+    def variant_for(self, conn: Connection, game: Game, operator_id: int) -> str:
+        return store.get_setting(conn, f"variant:{game.id}", game.default_variant, operator_id=operator_id)
 
     def disabled_bets(
-        self, conn: Connection, game: Game, table: str = bets.BASE, currency: str | None = None
+        self,
+        conn: Connection,
+        game: Game,
+        operator_id: int,
+        table: str = bets.BASE,
+        currency: str | None = None,
     ) -> list[int]:
-        """The stakes of a bet table switched off for rounds in ``currency`` (its own list where
-        the operator set one), or (None) the list for every currency."""
+        """The stakes of a bet table the operator switched off for rounds in ``currency`` (its
+        own list where the operator set one), or (None) the list for every currency."""
         keys = [bets.bets_key(game.id, table)]
         if currency is not None:
             keys.append(bets.bets_key(game.id, table, currency))
-        found = {k: v for k in keys if (v := store.get_setting(conn, k, "")) != ""}
+        found = {k: v for k in keys if (v := store.get_setting(conn, k, "", operator_id=operator_id)) != ""}
         return bets.disabled_in(found, game.id, table, currency)
 
-    def offered_currencies(self, conn: Connection, game: Game) -> list[str]:
+    def offered_currencies(self, conn: Connection, game: Game, operator_id: int) -> list[str]:
         """The currencies the operator offers ``game`` in (all of the game's, unless narrowed)."""
-        raw = store.get_setting(conn, currencies.currencies_key(game.id), "")
+        raw = store.get_setting(conn, currencies.currencies_key(game.id), "", operator_id=operator_id)
         return currencies.offered_from(game, raw or None)
 
-    def profile(self, conn: Connection) -> Profile:
-        return PROFILES[store.get_setting(conn, "profile", "default")]
+    def profile(self, conn: Connection, operator_id: int) -> Profile:
+        return PROFILES[store.get_setting(conn, "profile", "default", operator_id=operator_id)]
+
+    def game_of(self, operator: Operator, game_id: str) -> Game:
+        """A game the operator offers: one it does not is as unknown as one no one has."""
+        if not operator.settings.offers(game_id):
+            raise not_found(f"unknown game {game_id!r}; offered: {self.offered_games(operator)}")
+        return self.game(game_id)
+
+    def offered_games(self, operator: Operator) -> list[str]:
+        return sorted(g for g in self.games if operator.settings.offers(g))
 
     def side_games(self) -> dict[str, tuple[str, ...]]:
         """{game id: its side balances} for the games that keep any."""

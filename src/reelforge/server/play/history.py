@@ -13,6 +13,7 @@ from reelforge.engine.round import Action, InvalidAction
 from reelforge.money import InvalidBet
 from reelforge.rng import ReplayError, ReplayRandom
 from reelforge.server.core.errors import bad_request, conflict, not_found
+from reelforge.server.operators.accounts import Operator
 from reelforge.server.play import round_store as rs
 from reelforge.server.play.context import ServerContext
 from reelforge.server.play.sessions import PlayerContext, Sessions
@@ -50,14 +51,14 @@ class RoundHistory:
 
     # -- the operator's view: any round ------------------------------------------------------
 
-    def operator_history(self, external_id: str, limit: int, before: int | None) -> dict:
+    def operator_history(self, op: Operator, external_id: str, limit: int, before: int | None) -> dict:
         return self.server.run(
-            lambda conn: self.history(conn, store.find_player(conn, external_id).id, limit, before)
+            lambda conn: self.history(conn, store.find_player(conn, op.id, external_id).id, limit, before)
         )
 
-    def operator_recall(self, round_id: int) -> dict:
+    def operator_recall(self, op: Operator, round_id: int) -> dict:
         def work(conn: Connection) -> dict:
-            row = rs.round_row(conn, round_id)
+            row = rs.round_row(conn, round_id, operator_id=op.id)
             if row is None:
                 raise not_found(f"no round {round_id}")
             out = self.recall(conn, row, with_draws=True)
@@ -69,16 +70,16 @@ class RoundHistory:
 
         return self.server.run(work)
 
-    def operator_replay(self, round_id: int) -> dict:
+    def operator_replay(self, op: Operator, round_id: int) -> dict:
         def work(conn: Connection) -> dict:
-            row = rs.round_row(conn, round_id)
+            row = rs.round_row(conn, round_id, operator_id=op.id)
             if row is None:
                 raise not_found(f"no round {round_id}")
             return self.replay(conn, row)
 
         return self.server.run(work)
 
-    def operator_pending(self, game_id: str | None, limit: int, before: int | None) -> dict:
+    def operator_pending(self, op: Operator, game_id: str | None, limit: int, before: int | None) -> dict:
         """Rounds in play across players, newest first, for support: each one's history line,
         the player, and how long it has waited since its last step; ``next_before`` pages on."""
         if not 1 <= limit <= 100:
@@ -89,7 +90,7 @@ class RoundHistory:
             query = (
                 select(r, p.c.external_id.label("player_external_id"))
                 .join(p, p.c.id == r.c.player_id)
-                .where(r.c.status == "pending")
+                .where(r.c.status == "pending", p.c.operator_id == op.id)
             )
             if game_id is not None:
                 query = query.where(r.c.game == game_id)

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from reelforge.engine.game import Game, own_bet_modes
+from reelforge.server.operators.accounts import Operator
 from reelforge.server.play import bet_variants, bets, currencies
 from reelforge.server.play.autoplay_service import autoplay_limit
 from reelforge.server.play.context import ServerContext
@@ -16,6 +17,13 @@ from reelforge.server.play.profiles import Profile, is_bonus_buy
 from reelforge.server.play.sessions import PlayerContext, Sessions
 from reelforge.server.storage import schema as t
 from reelforge.server.storage import store
+
+
+def _settings(conn: Connection, operator_id: int) -> dict[str, str]:
+    """The operator's settings rows, {key: value}."""
+    table = t.settings_table
+    rows = conn.execute(select(table.c.key, table.c.value).where(table.c.operator_id == operator_id))
+    return dict(rows.all())
 
 
 class Lobby:
@@ -26,36 +34,30 @@ class Lobby:
     def list_games(self, token: str | None) -> dict:
         """The games offered in the player's wallet currency, priced in it."""
 
-        def work(
-            conn: Connection, ctx: PlayerContext
-        ) -> tuple[Profile, dict[str, str], dict[str, str], str]:
-            settings = dict(conn.execute(select(t.settings_table.c.key, t.settings_table.c.value)).all())
-            return (
-                ctx.profile,
-                {g.id: self.server.variant_for(conn, g) for g in self.server.games.values()},
-                settings,
-                ctx.player.currency,
-            )
+        def work(conn: Connection, ctx: PlayerContext) -> tuple[Any, ...]:
+            op = ctx.operator
+            variants = {g.id: self.server.variant_for(conn, g, op.id) for g in self.server.games.values()}
+            return ctx.profile, variants, _settings(conn, op.id), ctx.player.currency, op
 
-        profile, variants, settings, currency = self.sessions.read(token, work)
-        return self._listing(profile, variants, settings, operator=False, currency=currency)
+        profile, variants, settings, currency, op = self.sessions.read(token, work)
+        return self._listing(op, profile, variants, settings, operator=False, currency=currency)
 
-    def operator_games(self) -> dict:
+    def operator_games(self, op: Operator) -> dict:
         """``GET /games`` with the operator key: every game as the operator sees it, whatever
         the profile lets players see: every mode (``modes_offered``: those players get under
         the profile in force), every RTP variant (``variant``: the one dealt, with its exact
         ``rtp``), every stake of each bet table with those switched off."""
 
         def work(conn: Connection) -> tuple[Profile, dict[str, str], dict[str, str]]:
-            settings = dict(conn.execute(select(t.settings_table.c.key, t.settings_table.c.value)).all())
-            variants = {g.id: self.server.variant_for(conn, g) for g in self.server.games.values()}
-            return self.server.profile(conn), variants, settings
+            variants = {g.id: self.server.variant_for(conn, g, op.id) for g in self.server.games.values()}
+            return self.server.profile(conn, op.id), variants, _settings(conn, op.id)
 
         profile, variants, settings = self.server.run(work)
-        return self._listing(profile, variants, settings, operator=True)
+        return self._listing(op, profile, variants, settings, operator=True)
 
     def _listing(
         self,
+        op: Operator,
         profile: Profile,
         variants: dict[str, str],
         settings: dict[str, str],
@@ -67,6 +69,8 @@ class Lobby:
         # (Ghost of Gambini's), and on SQLite a transaction holds this process's lock.
         out = []
         for game in self.server.games.values():
+            if not op.settings.offers(game.id):
+                continue  # a game the operator does not offer is not its
             offered = currencies.offered(game, settings)
             if currency is not None and currency not in offered:
                 continue  # not offered in the player's currency: not listed for them
@@ -84,7 +88,7 @@ class Lobby:
                 bet_variants.annotate(levels, own[mode], rtp)
             info["side_balances"] = list(game.side_balances)
             info["play_settings"] = game.play_settings()
-            info["autoplay_max_spins"] = autoplay_limit(profile, game)
+            info["autoplay_max_spins"] = autoplay_limit(profile, game, op.settings)
             info["rtp"] = self.server.exact_for(game, variant)["rtp"]
             modes = [m for m in game.modes if profile.bonus_buy or not is_bonus_buy(m)]
             # Each feature buy on offer with its own exact RTP (shown beside its price).
@@ -120,7 +124,7 @@ class Lobby:
         def work(conn: Connection, ctx: PlayerContext) -> dict:
             side = self.server.side_games()
             out: dict[str, Any] = {
-                "balance": self.server.wallet.balance(conn, ctx.player),
+                "balance": self.server.wallet_for(ctx.operator).balance(conn, ctx.player),
                 "currency": ctx.player.currency,
             }
             out["side"] = store.side_balances(conn, ctx.player.id, side) if side else {}

@@ -13,6 +13,7 @@ from reelforge.server.core.request_id import request_id
 from reelforge.server.storage import schema as t
 from reelforge.server.storage.sql import q, x
 from reelforge.server.storage.store import dumps, iso, now, side_value
+from reelforge.server.wallets import seamless_books
 
 
 def insert_round(
@@ -30,6 +31,8 @@ def insert_round(
     ``round_id``: the id to store it under (one its seamless debit named, or one taken
     beforehand with :func:`next_round_id_sql`), so nothing has to be read back and the insert
     can go with the request's other writes; None: the database's next."""
+    if round_id is None:
+        round_id = seamless_books.reserved_round_id(conn)
     ts = now()
     done = rnd.complete
     params = {
@@ -156,7 +159,17 @@ def state_key(conn: Connection, game: Game, round_id: int, rnd: Round) -> str | 
     return game.state_key(bet_stake(conn, round_id, rnd), rnd.mode)
 
 
-def round_row(conn: Connection, round_id: int, player_id: int | None = None) -> Row | None:
+def round_row(
+    conn: Connection, round_id: int, player_id: int | None = None, *, operator_id: int | None = None
+) -> Row | None:
+    """The round, if it is the player's (``player_id``) or its operator's (``operator_id``)."""
+    if operator_id is not None:
+        return q(
+            conn,
+            "SELECT r.* FROM rounds r JOIN players p ON p.id = r.player_id"
+            " WHERE r.id = :id AND p.operator_id = :o",
+            {"id": round_id, "o": operator_id},
+        ).first()
     if player_id is None:
         return q(conn, "SELECT * FROM rounds WHERE id = :id", {"id": round_id}).first()
     return q(

@@ -25,27 +25,32 @@ from reelforge.server.play import autoplay_store, bet_variants, bets, currencies
 from reelforge.server.play import round_store as rs
 from reelforge.server.play.context import ServerContext, fingerprint
 from reelforge.server.play.profiles import is_bonus_buy
-from reelforge.server.play.sessions import ME_SCOPE, PlayerContext, Sessions
+from reelforge.server.play.sessions import ME_SCOPE, PlayerContext, PlayerRow, Sessions
 from reelforge.server.storage import schema as t
 from reelforge.server.storage import store
 from reelforge.server.storage.sql import q
 from reelforge.server.wallets import webhooks
 from reelforge.server.wallets.wallet import Account, stake_and_win
 
-# The pre-checks of a start (``Rounds.prechecks``) as SQL columns, the player as ``{p}``.
+# The pre-checks of a start (``Rounds.prechecks``) as SQL columns, the player as ``{p}`` and
+# its operator, whose settings these are, as ``{o}``.
 PRECHECKS = (
     "(SELECT id FROM autoplays WHERE player_id = {p} AND game = :g AND status = 'running' LIMIT 1)"
     " AS autoplay_id, (SELECT id FROM rounds WHERE player_id = {p} AND game = :g"
     " AND status = 'pending' LIMIT 1) AS pending_id,"
-    " (SELECT value FROM server_settings WHERE key = :vk) AS variant,"
-    " (SELECT value FROM server_settings WHERE key = :bk) AS bet_variant,"
-    " (SELECT value FROM server_settings WHERE key = :dk) AS disabled,"
-    " (SELECT value FROM server_settings WHERE key = :dk || '@' ||"
+    " (SELECT value FROM server_settings WHERE operator_id = {o} AND key = :vk) AS variant,"
+    " (SELECT value FROM server_settings WHERE operator_id = {o} AND key = :bk) AS bet_variant,"
+    " (SELECT value FROM server_settings WHERE operator_id = {o} AND key = :dk) AS disabled,"
+    " (SELECT value FROM server_settings WHERE operator_id = {o} AND key = :dk || '@' ||"
     " (SELECT currency FROM players WHERE id = {p})) AS disabled_here,"
-    " (SELECT value FROM server_settings WHERE key = :ck) AS currencies"
+    " (SELECT value FROM server_settings WHERE operator_id = {o} AND key = :ck) AS currencies"
 )
-# The request's player as a row ``me`` (its ``id``), for the statements read with the lock.
-ME_ROW = "(SELECT player_id AS id FROM sessions WHERE token_hash = :h) me"
+# The request's player as a row ``me`` (its ``id`` and its operator's, ``op``), for the
+# statements read with the lock.
+ME_ROW = (
+    "(SELECT s.player_id AS id, p.operator_id AS op FROM sessions s JOIN players p ON p.id = s.player_id"
+    " WHERE s.token_hash = :h) me"
+)
 
 
 def precheck_params(game: Game, table: str, stake: int) -> dict[str, Any]:
@@ -92,7 +97,7 @@ class Rounds:
 
         def work(conn: Connection) -> tuple[int, dict]:
             ctx = holder[0]
-            game = self.server.game(game_id)
+            game = self.server.game_of(ctx.operator, game_id)
             pre = ctx.then[0] if reads else None
             # A start by hand stops a running autoplay of the game (pressing PLAY).
             round_id, rnd, balance, cancelled = self.open_round(
@@ -129,7 +134,7 @@ class Rounds:
         state = store.PLAYER_STATE_SQL.format(p="me.id") if state_key is not None else "SELECT NULL"
         sql = (
             # bandit B608 is a false positive: SQL text made of constants, every value bound
-            f"SELECT {columns}, {PRECHECKS.format(p='me.id')}, ({state}) AS player_state,"  # nosec B608
+            f"SELECT {columns}, {PRECHECKS.format(p='me.id', o='me.op')}, ({state}) AS player_state,"  # nosec B608
             f" {rs.next_round_id_sql(self.server.engine.dialect.name)} AS round_id"
             f" FROM {ME_ROW}{join}"
         )
@@ -219,19 +224,20 @@ class Rounds:
 
     # -- rounds left waiting -----------------------------------------------------------------
 
-    def complete_stale_rounds(self, older_than: float | None = None) -> int:
-        """Finish rounds nobody has touched for ``pending_timeout_seconds`` with the default
-        play; each default step is stored like any other.  Returns how many were finished."""
+    def complete_stale_rounds(self, older_than: float | None = None, operator_id: int | None = None) -> int:
+        """Finish rounds nobody has touched for ``pending_timeout_seconds`` (or ``older_than``;
+        0: every round in play) with the default play, of every operator or (``operator_id``)
+        one's; each default step is stored like any other.  Returns how many were finished."""
         timeout = self.server.settings.pending_timeout_seconds if older_than is None else older_than
         cutoff = store.now() - timeout
+        query = select(t.rounds.c.id, t.rounds.c.player_id).where(
+            t.rounds.c.status == "pending", t.rounds.c.updated_at < cutoff
+        )
+        if operator_id is not None:
+            mine = select(t.players.c.id).where(t.players.c.operator_id == operator_id)
+            query = query.where(t.rounds.c.player_id.in_(mine.scalar_subquery()))
         with self.server.engine.connect() as conn:
-            stale = list(
-                conn.execute(
-                    select(t.rounds.c.id, t.rounds.c.player_id).where(
-                        t.rounds.c.status == "pending", t.rounds.c.updated_at < cutoff
-                    )
-                )
-            )
+            stale = list(conn.execute(query))
         done = 0
         for round_id, player_id in stale:
 
@@ -259,11 +265,12 @@ class Rounds:
 
     # -- the steps, shared with autoplay -----------------------------------------------------
 
-    def prechecks(self, conn: Connection, player_id: int, game: Game, table: str, stake: int) -> Any:
+    def prechecks(self, conn: Connection, player: PlayerRow, game: Game, table: str, stake: int) -> Any:
         """In one query (PRECHECKS): a running autoplay of the game, a pending round of it, the
-        game's variant, the bet's own, the stakes of the bet table ``table`` switched off."""
-        params = {"p": player_id, **precheck_params(game, table, stake)}
-        return q(conn, "SELECT " + PRECHECKS.format(p=":p"), params).one()
+        game's variant, the bet's own, the stakes of the bet table ``table`` switched off (the
+        player's operator's settings)."""
+        params = {"p": player.id, "o": player.operator_id, **precheck_params(game, table, stake)}
+        return q(conn, "SELECT " + PRECHECKS.format(p=":p", o=":o"), params).one()
 
     def open_round(
         self,
@@ -295,7 +302,7 @@ class Rounds:
         # A mode with bets of its own (Los 3 Pinguinos' upper game) is staked and switched off
         # from its own table: its stake 100 is not the base game's.
         table = bet_table(game, mode)
-        checks = self.prechecks(conn, ctx.player.id, game, table, stake) if pre is None else pre
+        checks = self.prechecks(conn, ctx.player, game, table, stake) if pre is None else pre
         # A round is in the player's wallet currency: a game not offered in it is refused first.
         currencies.check_offered(game, ctx.player.currency, currencies.offered_from(game, checks.currencies))
         running_autoplay, pending_id = checks.autoplay_id, checks.pending_id
@@ -353,7 +360,7 @@ class Rounds:
         win = rnd.win if rnd.complete else 0
         expected = balance_before - cost + win
         actor = "autoplay" if autoplay_id else "player"
-        wallet = self.server.wallet
+        wallet = self.server.wallet_for(ctx.operator)
         # A seamless wallet takes the stake here, outside this transaction (StakeFirst), and
         # names the id the round must have.
         reserved = wallet.round_id_for_stake(conn, ctx.player, cost)
@@ -379,7 +386,7 @@ class Rounds:
             if balance != expected:  # a wallet that also moves money elsewhere
                 rs.set_balance_after(conn, round_id, balance)
             webhooks.round_completed(
-                conn, self.server.settings, ctx.player, round_id, rnd, balance, actor, ctx.session.id
+                conn, ctx.operator.settings, ctx.player, round_id, rnd, balance, actor, ctx.session.id
             )
         self.sessions.count_play(conn, ctx.session.id, cost, win)
         if rnd.player_state is not None and state_key is not None:
@@ -438,19 +445,23 @@ class Rounds:
                     store.load_player_state(conn, player.id, game.id, state_key), rnd.player_state,
                 )  # fmt: skip
             store.save_player_state(conn, player.id, game.id, state_key, rnd.player_state)
+        operator = self.server.operator_of(conn, player) if rnd.complete else None
         if rnd.complete and rnd.win:
             reference = f"round:{round_id}:win"
-            balance = self.server.wallet.credit(
-                conn, player, rnd.win, round_id=round_id, reference=reference
-            ).balance
+            balance = (
+                self.server.wallet_for(operator)
+                .credit(conn, player, rnd.win, round_id=round_id, reference=reference)
+                .balance
+            )
             if session_id is not None:
                 self.sessions.count_play(conn, session_id, 0, rnd.win)
         elif rnd.complete:
-            self.server.wallet.close_round(conn, player, round_id=round_id, reference=f"round:{round_id}:win")
+            wallet = self.server.wallet_for(operator)
+            wallet.close_round(conn, player, round_id=round_id, reference=f"round:{round_id}:win")
         rs.save_round(conn, round_id, rnd, balance, completed_by)
-        if rnd.complete:  # the other place a round ends (open_round has the first)
+        if operator is not None:  # the round ended: the other place (open_round has the first)
             webhooks.round_completed(
-                conn, self.server.settings, player, round_id, rnd, balance, completed_by, session_id
+                conn, operator.settings, player, round_id, rnd, balance, completed_by, session_id
             )
             count = partial(metrics.round_completed, game.id, rnd.mode, player.currency, rnd.win)
             self.server.after_commit(count)

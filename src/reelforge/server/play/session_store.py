@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from reelforge.server.core.config import Settings
+from reelforge.server.operators.directory import Directory
 from reelforge.server.storage.sql import q
 from reelforge.server.storage.store import iso, now
 from reelforge.server.wallets import webhooks
@@ -30,10 +30,10 @@ _LIVE = (
 
 
 def close(
-    conn: Connection, settings: Settings, session_id: int, reason: str, at: float | None = None
+    conn: Connection, directory: Directory, session_id: int, reason: str, at: float | None = None
 ) -> bool:
     """Close a session that is not closed yet (with ``reason``, at most 64 characters) and
-    enqueue its webhook; False if it was already closed (nothing happens then)."""
+    enqueue its webhook to its operator; False if it was already closed (nothing happens then)."""
     ts = now() if at is None else at
     row = q(
         conn,
@@ -43,11 +43,12 @@ def close(
     ).first()
     if row is None:
         return False
-    if webhooks.enabled(settings):
-        player = q(
-            conn, "SELECT external_id, currency FROM players WHERE id = :id", {"id": row.player_id}
-        ).one()
-        webhooks.session_closed(conn, settings, row, player, reason[:MAX_REASON], ts)
+    player = q(
+        conn, "SELECT external_id, currency, operator_id FROM players WHERE id = :id", {"id": row.player_id}
+    ).one()
+    target = directory.get(conn, player.operator_id).settings
+    if webhooks.enabled(target):
+        webhooks.session_closed(conn, target, row, player, reason[:MAX_REASON], ts)
     return True
 
 
@@ -61,12 +62,12 @@ def live(conn: Connection, player_id: int, at: float | None = None) -> list[Any]
     ).all()
 
 
-def replace_others(conn: Connection, settings: Settings, player_id: int, keep: int, at: float) -> list[int]:
+def replace_others(conn: Connection, directory: Directory, player_id: int, keep: int, at: float) -> list[int]:
     """Before a new session opens: close the player's oldest live sessions (``replaced``) so
     that at most ``keep`` others stay live; the ids closed."""
     sessions = live(conn, player_id, at)
     excess = sessions[: max(0, len(sessions) - keep)]
-    return [s.id for s in excess if close(conn, settings, s.id, REPLACED, at)]
+    return [s.id for s in excess if close(conn, directory, s.id, REPLACED, at)]
 
 
 def find(conn: Connection, player_id: int, session_id: int) -> Any | None:

@@ -14,6 +14,7 @@ from sqlalchemy import Connection, insert, select, update
 
 from reelforge.engine.game import Game
 from reelforge.server.core.errors import ApiError, SessionClosed, bad_request, conflict, forbidden
+from reelforge.server.operators.accounts import ACTIVE, DEFAULT_OPERATOR_ID, Operator
 from reelforge.server.play import round_store as rs
 from reelforge.server.play import session_store
 from reelforge.server.play.context import ServerContext, fingerprint, operator_scope
@@ -61,6 +62,8 @@ class PlayerRow:
     last_round_at: float | None
     external_id: str
     currency: str
+    operator_id: int = DEFAULT_OPERATOR_ID
+    operator_version: int | None = None  # the operator's settings version read with the session
 
 
 @dataclass
@@ -68,6 +71,7 @@ class PlayerContext:
     session: SessionRow
     player: PlayerRow  # locked for the transaction
     profile: Profile
+    operator: Operator  # the player's (its settings as cached at the version read)
     # The rows of the statements read together with the lock (``player_context(then=…)``).
     then: list[Any] = field(default_factory=list)
 
@@ -148,7 +152,9 @@ class Sessions:
             "SELECT s.id, s.player_id, s.profile, s.created_at, s.expires_at, s.closed_at, s.close_reason,"  # nosec B608
             " s.time_limit_seconds, s.spend_limit, s.staked, s.won, s.play_settings,"
             " s.reality_check_seconds, s.reality_checks_acknowledged, s.limits_url, p.balance,"
-            " p.last_round_at, p.external_id, p.currency FROM sessions s JOIN players p ON p.id = s.player_id"
+            " p.last_round_at, p.external_id, p.currency, p.operator_id, o.version AS operator_version,"
+            " o.status AS operator_status FROM sessions s JOIN players p ON p.id = s.player_id"
+            " JOIN operators o ON o.id = p.operator_id"
             " WHERE s.token_hash = :h" + (for_update(conn, "p, s") if lock else "")
         )
         if then:
@@ -171,8 +177,15 @@ class Sessions:
             raise ApiError(401, "session_expired", "the session has expired; open a new one")
         if session.time_limit_seconds is not None and ts - session.created_at >= session.time_limit_seconds:
             raise SessionClosed(session.id, "time limit reached")
-        player = PlayerRow(row.player_id, row.balance, row.last_round_at, row.external_id, row.currency)
-        return PlayerContext(session, player, PROFILES[session.profile], after)
+        if row.operator_status != ACTIVE:
+            raise forbidden("the session's operator is suspended", "operator_suspended")
+        player = PlayerRow(
+            row.player_id, row.balance, row.last_round_at, row.external_id, row.currency,
+            row.operator_id, row.operator_version,
+        )  # fmt: skip
+        operator = self.server.operator_of(conn, player)
+        self.server.operators.note_token(bytes.fromhex(h), operator.id)  # its rate limits
+        return PlayerContext(session, player, PROFILES[session.profile], operator, after)
 
     def scope(
         self,
@@ -231,7 +244,7 @@ class Sessions:
             return None
         s = conn.execute(select(t.sessions).where(t.sessions.c.id == ctx.session.id)).one()
         if s.spend_limit is not None and s.closed_at is None and self._spent(s.staked - s.won, s.spend_limit):
-            session_store.close(conn, self.server.settings, s.id, "spend limit reached")
+            session_store.close(conn, self.server.operators, s.id, "spend limit reached")
             return "spend limit reached"
         return None
 
@@ -239,6 +252,7 @@ class Sessions:
 
     def open_session(
         self,
+        operator: Operator,
         key: str | None,
         external_id: str,
         time_limit_seconds: int | None,
@@ -264,11 +278,11 @@ class Sessions:
 
         def scope(conn: Connection) -> str:
             # The lock also serialises two opens for one player: the replacement below is exact.
-            return operator_scope(store.find_player(conn, external_id, lock=True).id)
+            return operator_scope(store.find_player(conn, operator.id, external_id, lock=True).id)
 
         def work(conn: Connection) -> tuple[int, dict]:
-            player = store.find_player(conn, external_id)
-            profile = self.server.profile(conn)
+            player = store.find_player(conn, operator.id, external_id)
+            profile = self.server.profile(conn, operator.id)
             if profile.requires_session_limits and (time_limit_seconds is None or spend_limit is None):
                 raise bad_request(
                     f"the {profile.name} profile needs time_limit_seconds and spend_limit "
@@ -291,11 +305,11 @@ class Sessions:
             interval = reality_check_seconds or profile.reality_check_seconds
             nonce = new_nonce()
             ts = store.now()
-            settings = self.server.settings
+            settings = operator.settings
             replaced: list[int] = []
             if not keep_other_sessions:
                 keep = settings.max_sessions_per_player - 1
-                replaced = session_store.replace_others(conn, settings, player.id, keep, ts)
+                replaced = session_store.replace_others(conn, self.server.operators, player.id, keep, ts)
             expires = ts + settings.token_ttl_seconds
             session_id = conn.execute(
                 insert(t.sessions)
@@ -338,7 +352,7 @@ class Sessions:
         holder: list[PlayerContext] = []
 
         def work(conn: Connection) -> tuple[int, dict]:
-            session_store.close(conn, self.server.settings, holder[0].session.id, "closed by the player")
+            session_store.close(conn, self.server.operators, holder[0].session.id, "closed by the player")
             return 200, {"closed": True}
 
         return self.server.idempotent(

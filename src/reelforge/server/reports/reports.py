@@ -160,55 +160,65 @@ def _money_columns() -> list[Any]:
     ]
 
 
-def _counted(period: Period, game: str | None) -> ColumnElement[bool]:
-    """Completed rounds completed in the period, and voided ones voided in it."""
-    return or_(and_(*_filters(period, game, "complete")), and_(*_filters(period, game, "voided")))
+def _counted(period: Period, game: str | None, operator_id: int | None = None) -> ColumnElement[bool]:
+    """Completed rounds completed in the period, and voided ones voided in it (of one
+    operator's players, or of all)."""
+    either = or_(and_(*_filters(period, game, "complete")), and_(*_filters(period, game, "voided")))
+    return either if operator_id is None else and_(either, _P.operator_id == operator_id)
 
 
-def _game_rows(conn: Connection, period: Period, game: str | None) -> list[Any]:
+_JOINED = t.rounds.join(t.players, t.players.c.id == _R.player_id)
+
+
+def _game_rows(conn: Connection, period: Period, game: str | None, operator_id: int | None) -> list[Any]:
     keys = [_R.game, _R.variant, _R.mode, _P.currency]
     stmt = (
         select(*keys, *_money_columns())
-        .select_from(t.rounds.join(t.players, t.players.c.id == _R.player_id))
-        .where(_counted(period, game))
+        .select_from(_JOINED)
+        .where(_counted(period, game, operator_id))
         .group_by(*keys)
         .order_by(*keys)
     )
     return list(conn.execute(stmt))
 
 
-def _versions(conn: Connection, period: Period, game: str | None) -> dict[tuple[str, str, str], list[str]]:
-    stmt = (
-        select(_R.game, _R.variant, _R.mode, _R.game_version)
-        .where(*_filters(period, game, "complete"))
-        .distinct()
-    )
+def _versions(
+    conn: Connection, period: Period, game: str | None, operator_id: int | None
+) -> dict[tuple[str, str, str], list[str]]:
+    terms = _filters(period, game, "complete")
+    if operator_id is not None:
+        terms.append(_P.operator_id == operator_id)
+    stmt = select(_R.game, _R.variant, _R.mode, _R.game_version).select_from(_JOINED).where(*terms).distinct()
     out: dict[tuple[str, str, str], list[str]] = {}
     for r in conn.execute(stmt):
         out.setdefault((r.game, r.variant, r.mode), []).append(r.game_version)
     return {k: sorted(v) for k, v in out.items()}
 
 
-def _pending(conn: Connection, period: Period, game: str | None) -> dict[str, dict[str, int]]:
+def _pending(
+    conn: Connection, period: Period, game: str | None, operator_id: int | None
+) -> dict[str, dict[str, int]]:
     """Rounds started in the period and still in play, per currency (not counted above)."""
     terms = [_R.status == "pending", period.where(_R.created_at)]
     if game is not None:
         terms.append(_R.game == game)
+    if operator_id is not None:
+        terms.append(_P.operator_id == operator_id)
     stmt = (
         select(_P.currency, func.count().label("n"), func.sum(_R.stake).label("stakes"))
-        .select_from(t.rounds.join(t.players, t.players.c.id == _R.player_id))
+        .select_from(_JOINED)
         .where(*terms)
         .group_by(_P.currency)
     )
     return {r.currency: {"pending": _int(r.n), "pending_stakes": _int(r.stakes)} for r in conn.execute(stmt)}
 
 
-def _player_rows(conn: Connection, period: Period, game: str | None) -> list[Any]:
+def _player_rows(conn: Connection, period: Period, game: str | None, operator_id: int | None) -> list[Any]:
     keys = [_P.external_id, _P.currency]
     stmt = (
         select(*keys, *_money_columns())
-        .select_from(t.rounds.join(t.players, t.players.c.id == _R.player_id))
-        .where(_counted(period, game))
+        .select_from(_JOINED)
+        .where(_counted(period, game, operator_id))
         .group_by(_P.id, *keys)
         .order_by(_P.external_id)
     )
@@ -321,15 +331,17 @@ def build_report(
     game: str | None = None,
     players: bool = False,
     theory: TheoryFn = theoretical,
+    operator_id: int | None = None,
 ) -> dict[str, Any]:
     """The report as a JSON-ready dict: ``games`` (one row per game, variant, mode and
-    currency), ``totals`` (per currency) and, with ``players``, ``players``."""
+    currency), ``totals`` (per currency) and, with ``players``, ``players``; of one
+    operator's players (``operator_id``), or across every operator (None)."""
     period = period or Period()
     with _snapshot(engine) as conn, conn.begin():
-        game_rows = _game_rows(conn, period, game)
-        versions = _versions(conn, period, game)
-        pending = _pending(conn, period, game)
-        player_rows = _player_rows(conn, period, game) if players else []
+        game_rows = _game_rows(conn, period, game, operator_id)
+        versions = _versions(conn, period, game, operator_id)
+        pending = _pending(conn, period, game, operator_id)
+        player_rows = _player_rows(conn, period, game, operator_id) if players else []
     games = [
         _game_entry(r, versions.get((r.game, r.variant, r.mode), []), theory(r.game, r.variant, r.mode))
         for r in game_rows
@@ -355,9 +367,60 @@ def operator_report(
     game: str | None = None,
     players: bool = False,
     theory: TheoryFn = theoretical,
+    operator_id: int | None = None,
 ) -> dict[str, Any]:
     """What an HTTP route calls: ISO 8601 ``start`` / ``end`` (the period ``[start, end)``,
-    UTC where no zone is given), an optional game id, and whether to list players.
-    Raises :class:`ReportError` (a ValueError) on bad parameters.  The first call per
-    process computes the theoretical figures (up to about a minute); later calls reuse them."""
-    return build_report(engine, Period.parse(start, end), game=game or None, players=players, theory=theory)
+    UTC where no zone is given), an optional game id, and whether to list players; one
+    operator's (``operator_id``) or every operator's.  Raises :class:`ReportError` (a
+    ValueError) on bad parameters.  The first call per process computes the theoretical
+    figures (up to about a minute); later calls reuse them."""
+    return build_report(
+        engine,
+        Period.parse(start, end),
+        game=game or None,
+        players=players,
+        theory=theory,
+        operator_id=operator_id,
+    )
+
+
+def studio_report(
+    engine: Engine, *, start: str | None = None, end: str | None = None, theory: TheoryFn = theoretical
+) -> dict[str, Any]:
+    """The studio's report across operators: the money per operator and currency (rounds,
+    stakes, wins, GGR = stakes - wins, RTP), and every game, variant and mode in play against
+    its exact RTP over all operators' rounds (``games``, as in the operator report)."""
+    period = Period.parse(start, end)
+    across = build_report(engine, period, theory=theory)
+    keys = [_P.operator_id, t.operators.c.name, _P.currency]
+    stmt = (
+        select(*keys, *_money_columns())
+        .select_from(_JOINED.join(t.operators, t.operators.c.id == _P.operator_id))
+        .where(_counted(period, None))
+        .group_by(*keys)
+        .order_by(*keys)
+    )
+    with _snapshot(engine) as conn, conn.begin():
+        rows = list(conn.execute(stmt))
+    operators = [
+        {
+            "operator_id": r.operator_id,
+            "name": r.name,
+            "currency": r.currency,
+            "rounds": _int(r.rounds),
+            "voided": _int(r.voided),
+            "stakes": _int(r.stakes),
+            "wins": _int(r.wins),
+            "ggr": _int(r.stakes) - _int(r.wins),
+            "rtp": _rtp(_int(r.stakes), _int(r.wins)),
+        }
+        for r in rows
+    ]
+    return {
+        "period": across["period"],
+        "counts": COUNTS,
+        "operators": operators,
+        "games": across["games"],
+        "totals": across["totals"],
+        "band": across["band"],
+    }

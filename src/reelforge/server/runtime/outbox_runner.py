@@ -14,25 +14,46 @@ from collections.abc import Mapping
 
 from reelforge.server.runtime.service import GameServer
 from reelforge.server.wallets import webhooks
-from reelforge.server.wallets.outbox import Handler, OutboxWorker
-from reelforge.server.wallets.seamless_wallet import SeamlessWallet
+from reelforge.server.wallets.outbox import (
+    WALLET_CREDIT,
+    WALLET_ROLLBACK,
+    Handler,
+    OutboxMessage,
+    OutboxWorker,
+)
 
 log = logging.getLogger("reelforge.server")
 
 
 def handlers_for(server: GameServer) -> dict[str, Handler]:
-    """``{kind: handler}`` for every outbox kind this deployment delivers ({} for none)."""
-    out: dict[str, Handler] = {}
-    out.update(webhooks.handlers(server.settings))
-    wallet = server.context.wallet
-    if isinstance(wallet, SeamlessWallet):  # its credits and rollbacks
-        out.update(wallet.handlers())
+    """``{kind: handler}`` for every outbox kind: webhooks and seamless wallet credits and
+    rollbacks, each routed at delivery to its operator's URL and wallet (operators can be
+    configured for either at any time)."""
+    context = server.context
+
+    def webhook_target(operator_id: int) -> tuple[str, str] | None:
+        e = context.run(lambda conn: context.operator(conn, operator_id)).settings
+        return (e.webhook_url, e.webhook_secret) if e.webhook_url else None
+
+    out = webhooks.handlers(webhook_target, server.settings.webhook_timeout_seconds)
+
+    def wallet_delivery(kind: str) -> Handler:
+        def deliver(message: OutboxMessage) -> None:
+            wallet = context.wallet_for_transaction(
+                str(message.payload.get("transaction_id")), message.payload.get("original_transaction_id")
+            )
+            wallet.handlers()[kind](message)
+
+        return deliver
+
+    out[WALLET_CREDIT] = wallet_delivery(WALLET_CREDIT)
+    out[WALLET_ROLLBACK] = wallet_delivery(WALLET_ROLLBACK)
     return out
 
 
 def make_outbox(server: GameServer, handlers: Mapping[str, Handler] | None = None) -> OutboxWorker | None:
     """The process's outbox worker over ``handlers`` (default: :func:`handlers_for`), not yet
-    started (tests drive one by hand); None when there is nothing to deliver."""
+    started (tests drive one by hand); None when ``handlers`` is empty."""
     chosen = dict(handlers_for(server) if handlers is None else handlers)
     if not chosen:
         return None
@@ -46,9 +67,7 @@ def make_outbox(server: GameServer, handlers: Mapping[str, Handler] | None = Non
         poll_s=s.outbox_poll_seconds,
         concurrency=s.outbox_concurrency,
     )
-    wallet = server.context.wallet
-    if isinstance(wallet, SeamlessWallet):
-        wallet.attach(worker)  # woken after each commit that queued a delivery
+    server.context.attach_outbox(worker)  # seamless wallets wake it after a commit that queued
     return worker
 
 

@@ -35,7 +35,10 @@ from reelforge.rng import RandomSource, SystemRandom
 from reelforge.server.backoffice.audit import Audit
 from reelforge.server.backoffice.back_office import BackOffice
 from reelforge.server.backoffice.operator_sessions import OperatorSessions
+from reelforge.server.backoffice.studio import Studio
 from reelforge.server.core.config import Settings
+from reelforge.server.operators.accounts import DEFAULT_OPERATOR_ID, Operator
+from reelforge.server.operators.directory import Directory
 from reelforge.server.play.autoplay_service import Autoplays, autoplay_limit
 from reelforge.server.play.bet_variants import BetVariants
 from reelforge.server.play.context import OPERATOR_SCOPE, ServerContext, fingerprint
@@ -92,6 +95,7 @@ class GameServer:
         self.back_office = BackOffice(self.context, self.sessions)
         self.bet_variants = BetVariants(self.context)
         self.operator_sessions = OperatorSessions(self.context)
+        self.studio = Studio(self.context, self.rounds)  # the operator accounts (admin API, CLI)
         self._audit = Audit(self.context)
 
     # -- what the context holds (``rng_factory`` is swapped by tests after construction) ------
@@ -145,6 +149,7 @@ class GameServer:
 
     def open_session(
         self,
+        op: Operator,
         key: str | None,
         external_id: str,
         time_limit_seconds: int | None,
@@ -154,6 +159,7 @@ class GameServer:
         keep_other_sessions: bool = False,
     ) -> tuple[int, dict]:
         return self.sessions.open_session(
+            op,
             key,
             external_id,
             time_limit_seconds,
@@ -213,8 +219,8 @@ class GameServer:
     def pending(self, token: str | None, game_id: str | None) -> dict:
         return self.rounds.pending(token, game_id)
 
-    def complete_stale_rounds(self, older_than: float | None = None) -> int:
-        return self.rounds.complete_stale_rounds(older_than)
+    def complete_stale_rounds(self, older_than: float | None = None, operator_id: int | None = None) -> int:
+        return self.rounds.complete_stale_rounds(older_than, operator_id)
 
     # -- autoplay ------------------------------------------------------------------------------
 
@@ -252,20 +258,27 @@ class GameServer:
 
     # -- operator ------------------------------------------------------------------------------
 
-    def check_operator(self, key: str | None) -> None:
-        self.back_office.check_operator(key)
+    def check_operator(self, key: str | None) -> Operator:
+        """The operator of a live API key (401 otherwise; 403 for a suspended one's)."""
+        return self.back_office.check_operator(key)
 
-    def create_player(self, external_id: str, currency: str) -> tuple[int, dict]:
-        return self.back_office.create_player(external_id, currency)
+    @property
+    def operators(self) -> Directory:
+        return self.context.operators
 
-    def get_player(self, external_id: str) -> dict:
-        return self.back_office.get_player(external_id)
+    def create_player(self, op: Operator, external_id: str, currency: str) -> tuple[int, dict]:
+        return self.back_office.create_player(op, external_id, currency)
 
-    def wallet_move(self, key: str | None, external_id: str, amount: int, kind: str) -> tuple[int, dict]:
-        return self.back_office.wallet_move(key, external_id, amount, kind)
+    def get_player(self, op: Operator, external_id: str) -> dict:
+        return self.back_office.get_player(op, external_id)
 
-    def ledger(self, external_id: str, limit: int, before: int | None) -> dict:
-        return self.back_office.ledger(external_id, limit, before)
+    def wallet_move(
+        self, op: Operator, key: str | None, external_id: str, amount: int, kind: str
+    ) -> tuple[int, dict]:
+        return self.back_office.wallet_move(op, key, external_id, amount, kind)
+
+    def ledger(self, op: Operator, external_id: str, limit: int, before: int | None) -> dict:
+        return self.back_office.ledger(op, external_id, limit, before)
 
     def demo_session(
         self, key: str | None, time_limit_seconds: int | None = None, spend_limit: int | None = None
@@ -275,70 +288,87 @@ class GameServer:
     def demo_terms(self) -> dict:
         return self.back_office.demo_terms()
 
-    def operator_history(self, external_id: str, limit: int, before: int | None) -> dict:
-        return self.round_history.operator_history(external_id, limit, before)
+    def operator_history(self, op: Operator, external_id: str, limit: int, before: int | None) -> dict:
+        return self.round_history.operator_history(op, external_id, limit, before)
 
-    def operator_recall(self, round_id: int) -> dict:
-        return self.round_history.operator_recall(round_id)
+    def operator_recall(self, op: Operator, round_id: int) -> dict:
+        return self.round_history.operator_recall(op, round_id)
 
-    def operator_replay(self, round_id: int) -> dict:
-        return self.round_history.operator_replay(round_id)
+    def operator_replay(self, op: Operator, round_id: int) -> dict:
+        return self.round_history.operator_replay(op, round_id)
 
-    def void_round(self, key: str | None, round_id: int, reason: str) -> tuple[int, dict]:
-        return self.back_office.void_round(key, round_id, reason)
+    def void_round(self, op: Operator, key: str | None, round_id: int, reason: str) -> tuple[int, dict]:
+        return self.back_office.void_round(op, key, round_id, reason)
 
-    def operator_pending(self, game_id: str | None, limit: int, before: int | None) -> dict:
-        return self.round_history.operator_pending(game_id, limit, before)
+    def operator_pending(self, op: Operator, game_id: str | None, limit: int, before: int | None) -> dict:
+        return self.round_history.operator_pending(op, game_id, limit, before)
 
-    def operator_games(self) -> dict:
-        return self.lobby.operator_games()
+    def operator_games(self, op: Operator) -> dict:
+        return self.lobby.operator_games(op)
 
-    def list_sessions(self, external_id: str, open_: bool | None, limit: int, before: int | None) -> dict:
-        return self.operator_sessions.list_sessions(external_id, open_, limit, before)
+    def list_sessions(
+        self, op: Operator, external_id: str, open_: bool | None, limit: int, before: int | None
+    ) -> dict:
+        return self.operator_sessions.list_sessions(op, external_id, open_, limit, before)
 
     def revoke_session(
-        self, key: str | None, external_id: str, session_id: int, reason: str
+        self, op: Operator, key: str | None, external_id: str, session_id: int, reason: str
     ) -> tuple[int, dict]:
-        return self.operator_sessions.revoke(key, external_id, session_id, reason)
+        return self.operator_sessions.revoke(op, key, external_id, session_id, reason)
 
-    def revoke_sessions(self, key: str | None, external_id: str, reason: str) -> tuple[int, dict]:
-        return self.operator_sessions.revoke_all(key, external_id, reason)
+    def revoke_sessions(
+        self, op: Operator, key: str | None, external_id: str, reason: str
+    ) -> tuple[int, dict]:
+        return self.operator_sessions.revoke_all(op, key, external_id, reason)
 
     def report(
-        self, start: str | None, end: str | None, game: str | None, players: bool, theory: bool = True
+        self,
+        op: Operator | None,
+        start: str | None,
+        end: str | None,
+        game: str | None,
+        players: bool,
+        theory: bool = True,
     ) -> dict:
-        return self.back_office.report(start, end, game, players, theory)
+        """One operator's report (``op``), or every operator's (None)."""
+        return self.back_office.report(op, start, end, game, players, theory)
 
-    def get_bets(self, game_id: str, mode: str | None = None, currency: str | None = None) -> dict:
-        return self.back_office.get_bets(game_id, mode, currency)
+    def get_bets(
+        self, op: Operator, game_id: str, mode: str | None = None, currency: str | None = None
+    ) -> dict:
+        return self.back_office.get_bets(op, game_id, mode, currency)
 
     def set_bets(
         self,
+        op: Operator,
         key: str | None,
         game_id: str,
         disabled: list[int],
         mode: str | None = None,
         currency: str | None = None,
     ) -> tuple[int, dict]:
-        return self.back_office.set_bets(key, game_id, disabled, mode, currency)
+        return self.back_office.set_bets(op, key, game_id, disabled, mode, currency)
 
-    def get_currencies(self, game_id: str) -> dict:
-        return self.back_office.get_currencies(game_id)
+    def get_currencies(self, op: Operator, game_id: str) -> dict:
+        return self.back_office.get_currencies(op, game_id)
 
-    def set_currencies(self, key: str | None, game_id: str, wanted: list[str]) -> tuple[int, dict]:
-        return self.back_office.set_currencies(key, game_id, wanted)
+    def set_currencies(
+        self, op: Operator, key: str | None, game_id: str, wanted: list[str]
+    ) -> tuple[int, dict]:
+        return self.back_office.set_currencies(op, key, game_id, wanted)
 
-    def get_profile(self) -> dict:
-        return self.back_office.get_profile()
+    def get_profile(self, op: Operator) -> dict:
+        return self.back_office.get_profile(op)
 
-    def set_profile(self, name: str) -> dict:
-        return self.back_office.set_profile(name)
+    def set_profile(self, op: Operator, name: str) -> dict:
+        return self.back_office.set_profile(op, name)
 
-    def get_variants(self, game_id: str) -> dict:
-        return self.bet_variants.get(game_id)
+    def get_variants(self, op: Operator, game_id: str) -> dict:
+        return self.bet_variants.get(op, game_id)
 
     def set_variant(
         self,
+        op: Operator,
         key: str | None,
         game_id: str,
         variant: str | None,
@@ -346,7 +376,15 @@ class GameServer:
         stake: int | None = None,
     ) -> tuple[int, dict]:
         """The game's RTP variant, or (``stake``) one bet's: see bet_variants.py."""
-        return self.bet_variants.put(key, game_id, variant, mode, stake)
+        return self.bet_variants.put(op, key, game_id, variant, mode, stake)
+
+    def studio_report(self, start: str | None, end: str | None) -> dict:
+        """The studio's report across operators (backoffice/studio.py)."""
+        return self.studio.report(start, end, self.back_office.reports_db())
+
+    def default_operator(self) -> Operator:
+        """The deployment's own operator (its demo players, the configured key's)."""
+        return self.run(lambda conn: self.context.operator(conn, DEFAULT_OPERATOR_ID))
 
     # -- checks used by tests and the load bench -----------------------------------------------
 

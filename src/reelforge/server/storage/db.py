@@ -118,8 +118,23 @@ def migrate(engine: Engine) -> None:
     """Bring the schema to the newest migration (idempotent, safe across processes)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        if is_postgres(engine):
-            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as conn:
+        # SQLite: a migration that copies a table (alembic's batch mode) drops the old one,
+        # which other tables' foreign keys point at; their checks are off meanwhile (a pragma
+        # SQLite ignores inside a transaction, so it is sent before BEGIN) and the whole
+        # database is checked before the commit.
+        raw = conn.connection.dbapi_connection
+        if sqlite:
+            raw.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with conn.begin():
+                if is_postgres(engine):
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                if sqlite and (broken := conn.exec_driver_sql("PRAGMA foreign_key_check").all()):
+                    raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
+        finally:
+            if sqlite:
+                raw.execute("PRAGMA foreign_keys=ON")

@@ -21,15 +21,51 @@ metadata = MetaData()
 
 # Times are float seconds since the epoch (UTC): the same on SQLite and PostgreSQL.
 
+# The casinos this server carries (migration 0011, reelforge.server.operators): each with its API
+# keys, its players and its settings.  The upgrade of a single-operator database made operator 1,
+# holding that database's key, settings and players.
+operators = Table(
+    "operators",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(128), nullable=False, unique=True),
+    Column("status", String(16), nullable=False),  # active, suspended
+    # JSON of what the studio configured (operators/accounts.py, OperatorSettings); the rest
+    # comes from the server's settings.  Secrets in clear: they sign requests both ways.
+    Column("settings", Text, nullable=False),
+    Column("version", Integer, nullable=False),  # bumped by every change: processes reload on it
+    # 1: the deployment's own operator (the upgrade's): its unset wallet and webhook settings are
+    # the server's REELFORGE_* ones; 0: an account the studio created (unset: none).
+    Column("server_defaults", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("suspended_at", Float),
+)
+
+operator_keys = Table(
+    "operator_keys",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("operator_id", Integer, ForeignKey("operators.id"), nullable=False),
+    Column("key_hash", String(64), nullable=False, unique=True),  # sha256 of the key, hex
+    Column("prefix", String(16), nullable=False),  # the key's first characters, to tell keys apart
+    Column("label", String(64)),
+    Column("created_at", Float, nullable=False),
+    Column("revoked_at", Float),
+)
+Index("ix_operator_keys_operator", operator_keys.c.operator_id)
+
 players = Table(
     "players",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("external_id", String(128), nullable=False, unique=True),
+    Column("operator_id", Integer, ForeignKey("operators.id"), nullable=False),
+    Column("external_id", String(128), nullable=False),  # unique within its operator
     Column("currency", String(3), nullable=False),
     Column("balance", BigInteger, nullable=False),  # minor units; always the ledger's sum
     Column("last_round_at", Float),  # start of the last game cycle (GB 2.5 s rule)
     Column("created_at", Float, nullable=False),
+    UniqueConstraint("operator_id", "external_id", name="uq_players_operator_external_id"),
 )
 
 ledger = Table(
@@ -158,9 +194,12 @@ idempotency = Table(
     Column("created_at", Float, nullable=False),
 )
 
+# Settings by operator (its profile, variants, bets, currencies); operator 0 holds the server's
+# own (the seamless installation id and round counter).
 settings_table = Table(
     "server_settings",
     metadata,
+    Column("operator_id", Integer, primary_key=True),
     Column("key", String(64), primary_key=True),
     Column("value", Text, nullable=False),
 )

@@ -79,8 +79,12 @@ def lock_player(conn: Connection, player_id: int) -> Row:
     return row
 
 
-def find_player(conn: Connection, external_id: str, *, lock: bool = False) -> Row:
-    query = select(t.players).where(t.players.c.external_id == external_id)
+def find_player(conn: Connection, operator_id: int, external_id: str, *, lock: bool = False) -> Row:
+    """The operator's player by its external id; another operator's is not found (404, the
+    same answer as for an id no one has)."""
+    query = select(t.players).where(
+        t.players.c.operator_id == operator_id, t.players.c.external_id == external_id
+    )
     if lock:
         query = query.with_for_update()
     row = conn.execute(query).first()
@@ -224,17 +228,23 @@ def remember(
 # -- settings and persistent player state ----------------------------------------------
 
 
-def get_setting(conn: Connection, key: str, default: str) -> str:
-    value = q(conn, "SELECT value FROM server_settings WHERE key = :key", {"key": key}).scalar()
+def get_setting(conn: Connection, key: str, default: str, *, operator_id: int) -> str:
+    """An operator's setting (``operator_id`` 0: the server's own)."""
+    value = q(
+        conn,
+        "SELECT value FROM server_settings WHERE operator_id = :o AND key = :key",
+        {"o": operator_id, "key": key},
+    ).scalar()
     return default if value is None else value
 
 
-def put_setting(conn: Connection, key: str, value: str) -> None:
+def put_setting(conn: Connection, key: str, value: str, *, operator_id: int) -> None:
+    table = t.settings_table
     done = conn.execute(
-        update(t.settings_table).where(t.settings_table.c.key == key).values(value=value)
+        update(table).where(table.c.operator_id == operator_id, table.c.key == key).values(value=value)
     ).rowcount
     if not done:
-        conn.execute(insert(t.settings_table).values(key=key, value=value))
+        conn.execute(insert(table).values(operator_id=operator_id, key=key, value=value))
 
 
 PLAYER_STATE_SQL = "SELECT state FROM player_state WHERE player_id = {p} AND game = :g AND state_key = :sk"

@@ -60,14 +60,15 @@ def transaction_id(conn: Connection, round_id: int, what: str) -> str:
     """``rf-<installation>-<round>-<what>``: the installation part (random, made once per
     database) keeps two deployments, or a database started afresh, from ever sending the same id
     to one operator (which would answer with the other's first reply and move nothing)."""
-    inst = store.get_setting(conn, _INSTALLATION_KEY, "")
+    inst = store.get_setting(conn, _INSTALLATION_KEY, "", operator_id=0)
     if not inst:  # the first stake ever; two at once keep whichever committed first
         x(
             conn,
-            "INSERT INTO server_settings (key, value) VALUES (:k, :v) ON CONFLICT (key) DO NOTHING",
+            "INSERT INTO server_settings (operator_id, key, value) VALUES (0, :k, :v)"
+            " ON CONFLICT (operator_id, key) DO NOTHING",
             {"k": _INSTALLATION_KEY, "v": secrets.token_hex(4)},
         )
-        inst = store.get_setting(conn, _INSTALLATION_KEY, "")
+        inst = store.get_setting(conn, _INSTALLATION_KEY, "", operator_id=0)
     return f"rf-{inst}-{round_id}-{what}"
 
 
@@ -78,9 +79,19 @@ def next_round_id(conn: Connection) -> int:
     # SQLite: a counter past the highest id; this transaction holds the database's write lock,
     # and in seamless mode every round is stored under an id taken here.
     top = int(q(conn, "SELECT COALESCE(MAX(id), 0) AS top FROM rounds").scalar_one())
-    round_id = max(top + 1, int(store.get_setting(conn, _NEXT_ROUND_KEY, "1")))
-    store.put_setting(conn, _NEXT_ROUND_KEY, str(round_id + 1))
+    round_id = max(top + 1, int(store.get_setting(conn, _NEXT_ROUND_KEY, "1", operator_id=0)))
+    store.put_setting(conn, _NEXT_ROUND_KEY, str(round_id + 1), operator_id=0)
     return round_id
+
+
+def reserved_round_id(conn: Connection) -> int | None:
+    """SQLite, a round stored without a reserved id: once seamless stakes reserve ids here (the
+    counter exists), every round takes its id from the counter too, so that an internal
+    operator's round, stored while a seamless stake is on its way, never takes the id that
+    stake named.  None: nothing was ever reserved (SQLite's own next id is right)."""
+    if conn.dialect.name == "postgresql" or not store.get_setting(conn, _NEXT_ROUND_KEY, "", operator_id=0):
+        return None
+    return next_round_id(conn)
 
 
 # -- accounts and the displayed balance ---------------------------------------------------------
@@ -382,17 +393,27 @@ def delivered(conn: Connection, tid: str, reply: TransactionReply, sent_at: floa
 
 
 def launch_account(
-    conn: Connection, external_id: str, currency: str, balance: int, sent_at: float, seq: int | None = None
+    conn: Connection,
+    operator_id: int,
+    external_id: str,
+    currency: str,
+    balance: int,
+    sent_at: float,
+    seq: int | None = None,
 ) -> int:
-    """The player an operator's launch token named: found or created, marked seamless, with the
-    balance the operator gave.  Returns the displayed balance."""
+    """The operator's player its launch token named: found or created, marked seamless, with
+    the balance the operator gave.  Returns the displayed balance."""
     x(  # two launches of a new player at once: one creates it, the other finds it
         conn,
-        "INSERT INTO players (external_id, currency, balance, created_at) VALUES (:e, :c, 0, :now)"
-        " ON CONFLICT (external_id) DO NOTHING",
-        {"e": external_id, "c": currency, "now": store.now()},
+        "INSERT INTO players (operator_id, external_id, currency, balance, created_at)"
+        " VALUES (:o, :e, :c, 0, :now) ON CONFLICT (operator_id, external_id) DO NOTHING",
+        {"o": operator_id, "e": external_id, "c": currency, "now": store.now()},
     )
-    row = q(conn, "SELECT id, currency FROM players WHERE external_id = :e", {"e": external_id}).one()
+    row = q(
+        conn,
+        "SELECT id, currency FROM players WHERE operator_id = :o AND external_id = :e",
+        {"o": operator_id, "e": external_id},
+    ).one()
     if row.currency != currency:
         raise conflict(
             f"player {external_id} plays in {row.currency} here, the operator says {currency}",

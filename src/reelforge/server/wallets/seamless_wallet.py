@@ -157,10 +157,15 @@ class SeamlessWallet:
     @classmethod
     def from_settings(cls, context: Transactions) -> SeamlessWallet:
         s = context.settings
-        client = CountedClient(
-            s.wallet_url, s.wallet_secret.get_secret_value(), timeout_s=s.wallet_timeout_seconds
+        return cls.for_endpoint(
+            context, s.wallet_url, s.wallet_secret.get_secret_value(), s.wallet_timeout_seconds
         )
-        return cls(context, client, grace_s=s.wallet_rollback_grace_seconds)
+
+    @classmethod
+    def for_endpoint(cls, context: Transactions, url: str, secret: str, timeout_s: float) -> SeamlessWallet:
+        """The wallet of one operator's endpoint (its URL and shared secret)."""
+        client = CountedClient(url, secret, timeout_s=timeout_s)
+        return cls(context, client, grace_s=context.settings.wallet_rollback_grace_seconds)
 
     # -- the Wallet interface --------------------------------------------------------------
 

@@ -3,9 +3,10 @@
 An event is enqueued in the outbox (:mod:`reelforge.server.wallets.outbox`, kind ``webhook``) *in the
 transaction that makes it happen*, so it is sent if and only if that transaction committed,
 and it survives a crash of the process.  The outbox worker of any server process then POSTs it
-to ``REELFORGE_WEBHOOK_URL``, signed like the seamless wallet protocol
+to the operator's webhook URL (an operator account's, or ``REELFORGE_WEBHOOK_URL`` for the
+deployment's own), signed like the seamless wallet protocol
 (:mod:`reelforge.seamless.protocol`: ``X-Reelforge-Timestamp`` and ``X-Reelforge-Signature``,
-HMAC-SHA256 of ``"<timestamp>.<body>"`` with ``REELFORGE_WEBHOOK_SECRET``), and retries with the
+HMAC-SHA256 of ``"<timestamp>.<body>"`` with that operator's secret), and retries with the
 outbox's backoff until the receiver answers 2xx.
 
 Delivery is at least once: a receiver can see an event again (a reply lost, a worker killed
@@ -17,13 +18,14 @@ the receiver's replay window.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 from sqlalchemy import Connection
 
 from reelforge.seamless.protocol import CONTENT_TYPE, canonical_json, sign_headers
-from reelforge.server.core.config import Settings
 from reelforge.server.core.request_id import request_id
 from reelforge.server.storage.store import iso, now
 from reelforge.server.wallets.outbox import WEBHOOK, Handler, OutboxMessage, enqueue
@@ -31,6 +33,8 @@ from reelforge.server.wallets.outbox import WEBHOOK, Handler, OutboxMessage, enq
 if TYPE_CHECKING:
     from reelforge.engine.round import Round
     from reelforge.server.wallets.wallet import Account
+
+log = logging.getLogger("reelforge.server")
 
 ROUND_COMPLETED = "round.completed"
 ROUND_VOIDED = "round.voided"
@@ -42,7 +46,17 @@ EVENT_ID_HEADER = "X-Reelforge-Event-Id"
 ATTEMPT_HEADER = "X-Reelforge-Delivery-Attempt"
 
 
-def enabled(settings: Settings) -> bool:
+class Target(Protocol):
+    """Whose events these are and where they go (operators/accounts.py ``Effective``)."""
+
+    @property
+    def operator_id(self) -> int: ...
+
+    @property
+    def webhook_url(self) -> str: ...
+
+
+def enabled(settings: Target) -> bool:
     return bool(settings.webhook_url)
 
 
@@ -53,9 +67,10 @@ def event_id(event: str, subject_id: int) -> str:
 
 
 def emit(
-    conn: Connection, settings: Settings, event: str, subject_id: int, data: dict[str, Any], at: float
+    conn: Connection, settings: Target, event: str, subject_id: int, data: dict[str, Any], at: float
 ) -> str | None:
-    """Enqueue one event in the caller's transaction; its id (None: webhooks are off)."""
+    """Enqueue one event in the caller's transaction; its id (None: the operator has no
+    webhooks).  The outbox row names the operator: the event goes to its URL at delivery."""
     if not settings.webhook_url:
         return None
     eid = event_id(event, subject_id)
@@ -63,7 +78,8 @@ def emit(
     if (rid := request_id()) is not None:  # the request that caused it (none: the sweeper's)
         payload["request_id"] = rid
     # One event per id: not read back, so it goes with the round's other writes.
-    enqueue(conn, WEBHOOK, f"webhook:{eid}", payload, now=at, read_back=False)
+    row = {"operator_id": settings.operator_id, "event": payload}
+    enqueue(conn, WEBHOOK, f"webhook:{eid}", row, now=at, read_back=False)
     return eid
 
 
@@ -72,7 +88,7 @@ def emit(
 
 def round_completed(
     conn: Connection,
-    settings: Settings,
+    settings: Target,
     player: Account,
     round_id: int,
     rnd: Round,
@@ -102,7 +118,7 @@ def round_completed(
 
 def round_voided(
     conn: Connection,
-    settings: Settings,
+    settings: Target,
     player: Account,
     row: Any,
     reason: str,
@@ -132,7 +148,7 @@ def round_voided(
 
 
 def session_closed(
-    conn: Connection, settings: Settings, session: Any, player: Any, reason: str, at: float
+    conn: Connection, settings: Target, session: Any, player: Any, reason: str, at: float
 ) -> None:
     """A session closed: by the player, a limit, the operator (revoked) or a newer session."""
     if not settings.webhook_url:
@@ -172,31 +188,70 @@ class WebhookSender:
         # Redirects are not followed: a 3xx is a misconfiguration, retried and logged.
         self.client = client or httpx.Client(timeout=timeout_s, follow_redirects=False)
 
-    def headers(self, message: OutboxMessage, body: bytes) -> dict[str, str]:
+    def headers(self, event: dict[str, Any], attempt: int, body: bytes) -> dict[str, str]:
         return {
             "Content-Type": CONTENT_TYPE,
             "User-Agent": "reelforge-webhooks/1",
-            EVENT_HEADER: str(message.payload.get("type", "")),
-            EVENT_ID_HEADER: str(message.payload.get("id", "")),
-            ATTEMPT_HEADER: str(message.attempt),
+            EVENT_HEADER: str(event.get("type", "")),
+            EVENT_ID_HEADER: str(event.get("id", "")),
+            ATTEMPT_HEADER: str(attempt),
             **sign_headers(self.secret, body),
         }
 
-    def __call__(self, message: OutboxMessage) -> None:
-        body = canonical_json(message.payload)
+    def send(self, event: dict[str, Any], attempt: int) -> None:
+        body = canonical_json(event)
         try:
-            reply = self.client.post(self.url, content=body, headers=self.headers(message, body))
+            reply = self.client.post(self.url, content=body, headers=self.headers(event, attempt, body))
         except httpx.HTTPError as exc:
             raise WebhookFailed(f"POST {self.url}: {type(exc).__name__}: {exc}") from exc
         if not 200 <= reply.status_code < 300:
             raise WebhookFailed(f"POST {self.url} answered {reply.status_code}")
 
+    def __call__(self, message: OutboxMessage) -> None:
+        self.send(*unwrap(message))
 
-def handlers(settings: Settings) -> dict[str, Handler]:
-    """``{"webhook": sender}`` when webhooks are configured, else ``{}``."""
-    if not settings.webhook_url:
-        return {}
-    sender = WebhookSender(
-        settings.webhook_url, settings.webhook_secret.get_secret_value(), settings.webhook_timeout_seconds
-    )
-    return {WEBHOOK: sender}
+
+def unwrap(message: OutboxMessage) -> tuple[dict[str, Any], int]:
+    """The event of an outbox row and the attempt (rows queued before operator accounts hold
+    the bare event: the deployment's own operator's)."""
+    payload = message.payload
+    return payload.get("event", payload), message.attempt
+
+
+def operator_of(message: OutboxMessage, default: int) -> int:
+    return int(message.payload.get("operator_id", default))
+
+
+class WebhookRouter:
+    """The outbox handler for ``webhook`` rows of every operator: each event is sent to its
+    operator's URL and signed with its secret, as configured at delivery (``target_of``: the
+    operator's (url, secret), or None when it has no webhooks now: the event is dropped and
+    logged, as one never enqueued would be)."""
+
+    def __init__(
+        self,
+        target_of: Callable[[int], tuple[str, str] | None],
+        timeout_s: float = 5.0,
+        default_operator: int = 1,
+    ) -> None:
+        self.target_of = target_of
+        self.default_operator = default_operator
+        # One HTTP client for every operator's URL (redirects not followed, as the sender's).
+        self.client = httpx.Client(timeout=timeout_s, follow_redirects=False)
+        self.senders: dict[tuple[str, str], WebhookSender] = {}
+
+    def __call__(self, message: OutboxMessage) -> None:
+        target = self.target_of(operator_of(message, self.default_operator))
+        event, attempt = unwrap(message)
+        if target is None:
+            log.warning("webhook %s dropped: its operator has no webhook URL now", event.get("id"))
+            return
+        sender = self.senders.get(target)
+        if sender is None:
+            sender = self.senders[target] = WebhookSender(*target, client=self.client)
+        sender.send(event, attempt)
+
+
+def handlers(target_of: Callable[[int], tuple[str, str] | None], timeout_s: float) -> dict[str, Handler]:
+    """``{"webhook": router}``: every operator's events, each to its own URL."""
+    return {WEBHOOK: WebhookRouter(target_of, timeout_s)}
