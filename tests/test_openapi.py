@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from fastapi.routing import APIRoute
 from sqlalchemy import update
 
 from openapi_contract import Contract
+from operators_support import api_routes
 from reelforge.server.http.api import create_app
 from reelforge.server.storage import schema as t
 from server_support import OPERATOR_KEY, Api, make_server
@@ -38,17 +38,6 @@ def doc(app: FastAPI) -> dict[str, Any]:
 
 def operations(doc: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     return [(method.upper(), path, op) for path, ops in doc["paths"].items() for method, op in ops.items()]
-
-
-def api_routes(routes: list[Any]) -> list[APIRoute]:
-    """Every API route of the app, the included routers' too."""
-    out: list[APIRoute] = []
-    for route in routes:
-        if isinstance(route, APIRoute):
-            out.append(route)
-        elif getattr(route, "original_router", None) is not None:  # FastAPI's included router
-            out.extend(api_routes(route.original_router.routes))
-    return out
 
 
 def header_params(op: dict[str, Any]) -> set[str]:

@@ -11,46 +11,23 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fastapi.routing import APIRoute
 from sqlalchemy import select
 from typer.testing import CliRunner
 
-from helpers import stops_without, trigger_script
+from helpers import trigger_script
+from operators_support import ADMIN, api_routes, operator_api, plain_spin
 from reelforge.cli import app as cli_app
 from reelforge.server.reports.report_theory import Theory
 from reelforge.server.storage import schema as t
 from server_support import OPERATOR_KEY, Api, client_for, make_server
 
 GNOMES = "reign-of-gnomes"
-ADMIN = {"X-Admin-Key": "adm"}
 SECRET = "very-secret-value-42"
-
-
-def plain_spin(d) -> list[int]:
-    """Reign of Gnomes stops showing no scatter: the round ends at its start."""
-    return [stops_without(d.base_reels.strips[r], {d.scatter}) for r in range(5)]
-
-
-def operator_api(client, key: str) -> Api:
-    api = Api(client)
-    api.op = {"X-Operator-Key": key}
-    return api
 
 
 def admin(api: Api, method: str, path: str, json: Any = None, expect: Any = None, **kw: Any) -> Any:
     headers = kw.pop("headers", ADMIN)
     return api.call(method, "/admin" + path, json=json, headers=headers, expect=expect, **kw)
-
-
-def api_routes(routes: list[Any]) -> list[APIRoute]:
-    """Every API route of the app, the included routers' too (as tests/test_openapi.py)."""
-    out: list[APIRoute] = []
-    for route in routes:
-        if isinstance(route, APIRoute):
-            out.append(route)
-        elif getattr(route, "original_router", None) is not None:  # FastAPI's included router
-            out.extend(api_routes(route.original_router.routes))
-    return out
 
 
 def admin_routes(app) -> list[tuple[str, str]]:

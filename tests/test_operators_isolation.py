@@ -19,30 +19,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from fastapi.routing import APIRoute
 from sqlalchemy import select
 
-from helpers import stops_without, trigger_script
+from helpers import trigger_script
+from operators_support import ADMIN, api_routes, operator_api, plain_spin
 from reelforge.server.storage import schema as t
 from server_support import OPERATOR_KEY, Api, client_for, make_server
 
 GNOMES = "reign-of-gnomes"
-ADMIN = {"X-Admin-Key": "adm"}
 GHOST_ROUND = 987_654_321  # a round id that exists nowhere
 GHOST_SESSION = 876_543_219  # a session id that exists nowhere
 GHOST_PLAYER = "nobody-here"  # an external id that exists nowhere
-
-
-def plain_spin(d) -> list[int]:
-    """Reign of Gnomes stops showing no scatter: the round ends at its start."""
-    return [stops_without(d.base_reels.strips[r], {d.scatter}) for r in range(5)]
-
-
-def operator_api(client, key: str) -> Api:
-    """An ``Api`` whose operator calls carry ``key``."""
-    api = Api(client)
-    api.op = {"X-Operator-Key": key}
-    return api
 
 
 def create_operator(api: Api, name: str, **body: Any) -> dict:
@@ -201,17 +188,6 @@ PLAYER_ROUND_ROUTES = {
     ("GET", "/api/v1/rounds/{round_id}"): None,
     ("GET", "/api/v1/rounds/{round_id}/replay"): None,
 }
-
-
-def api_routes(routes: list[Any]) -> list[APIRoute]:
-    """Every API route of the app, the included routers' too (as tests/test_openapi.py)."""
-    out: list[APIRoute] = []
-    for route in routes:
-        if isinstance(route, APIRoute):
-            out.append(route)
-        elif getattr(route, "original_router", None) is not None:  # FastAPI's included router
-            out.extend(api_routes(route.original_router.routes))
-    return out
 
 
 def routes(app, prefix: str) -> set[tuple[str, str]]:

@@ -8,10 +8,10 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from operators_support import ADMIN, operator_api
 from reelforge.server.http.api import create_app
 from server_support import OPERATOR_KEY, Api, make_server
 
-ADMIN = {"X-Admin-Key": "adm"}
 GNOMES = "reign-of-gnomes"
 
 
@@ -36,8 +36,7 @@ def test_each_operator_is_limited_by_its_own_rates(tmp_path: Any) -> None:
             "rate_limit_burst": 4,
         },
     )
-    b, a = Api(client), Api(client)
-    b.op = {"X-Operator-Key": key_b}
+    b, a = operator_api(client, key_b), Api(client)
     # The limiter learns a key's operator at its first authenticated call (which the server's
     # limits govern); from then on B's: create, credit and open are its burst of three.
     b.operator("GET", "/profile", expect=200)
@@ -59,8 +58,7 @@ def test_sessions_autoplay_and_games_follow_the_operators_settings(tmp_path: Any
     client = TestClient(create_app(server))
     settings = {"max_sessions_per_player": 2, "token_ttl_seconds": 600, "autoplay": False, "games": [GNOMES]}
     _, key_b = new_operator(client, "b", settings)
-    b = Api(client)
-    b.op = {"X-Operator-Key": key_b}
+    b = operator_api(client, key_b)
     first = b.new_player("p")
     second = b.operator("POST", "/players/p/sessions", json={}, expect=201)
     assert second["replaced"] == []  # two sessions allowed: the first stays open
@@ -97,8 +95,7 @@ def test_a_change_made_by_one_process_is_in_force_at_the_next_request_of_another
     two = make_server(url, tmp_path, admin_key="adm")
     c1, c2 = TestClient(create_app(one)), TestClient(create_app(two))
     _, key_b = new_operator(c1, "b", {})
-    b2 = Api(c2)
-    b2.op = {"X-Operator-Key": key_b}
+    b2 = operator_api(c2, key_b)
     token = b2.new_player("p")
     body = {"game": GNOMES, "stake": 40, "spins": 2, "loss_limit": 1_000}
     b2.call("POST", "/autoplay", token=token, json=body, expect=201)  # cached: autoplay on
