@@ -499,6 +499,8 @@ def serve(
     if not settings.operator_key:
         out.print(f"operator API key: in {key_path} (X-Operator-Key header)")
     out.print(f"games: {', '.join(sorted(server.games))}; API docs at http://{host}:{port}/docs")
+    if settings.admin_key:
+        out.print(f"admin API (operator accounts): http://{host}:{port}/api/v1/admin/ (X-Admin-Key)")
     if settings.demo_mode:
         out.print(f"demo mode: play in a browser at http://{host}:{port}/ (play money)")
     if waiting:
