@@ -39,8 +39,8 @@ from reelforge.games import get_game, registry
 from reelforge.money import InvalidBet, find_bet, format_minor
 from reelforge.rng import SeededRandom, SystemRandom
 from reelforge.seamless.command import operator_wallet_command
-from reelforge.server.backoffice.operators_cli import operators_app
 from reelforge.server.reports.report_cli import report_command
+from reelforge.server.runtime.operators_cli import operators_app
 from reelforge.sim_progress import progress_bar
 
 app = typer.Typer(
@@ -533,7 +533,7 @@ app.command("certify")(certify_command)  # reelforge.analysis.certify: the evide
 app.command("report")(report_command)  # reelforge.server.reports.report_cli: the operator report
 app.add_typer(export_app, name="export")  # reelforge.analysis.stake: Stake Engine's math files
 app.command("operator-wallet")(operator_wallet_command)  # reelforge.seamless: reference wallet
-app.add_typer(operators_app, name="operators")  # reelforge.server.backoffice.operators_cli: casinos
+app.add_typer(operators_app, name="operators")  # reelforge.server.runtime.operators_cli: casinos
 
 
 def _redact(url: str) -> str:
