@@ -117,7 +117,7 @@ class Studio:
         def work(conn: Connection) -> dict[str, Any]:
             row = d.lock(conn, operator_id)
             own = self._settings(OperatorSettings.model_validate_json(row.settings), changes or {})
-            self._check_in_force(conn, operator_id, own)
+            self._check_in_force(operator_id, own, bool(row.server_defaults))
             d.save_settings(conn, operator_id, own)
             if profile is not None:
                 store.put_setting(conn, "profile", profile, operator_id=operator_id)
@@ -137,11 +137,10 @@ class Studio:
             )
         return merged
 
-    def _check_in_force(self, conn: Connection, operator_id: int, own: OperatorSettings) -> None:
+    def _check_in_force(self, operator_id: int, own: OperatorSettings, server_defaults: bool) -> None:
         """The settings as they would be in force must make sense: a seamless wallet has its
         endpoint, a webhook URL its secret."""
-        row = d.lock(conn, operator_id)
-        trial = effective(operator_id, own, self.server.settings, bool(row.server_defaults))
+        trial = effective(operator_id, own, self.server.settings, server_defaults)
         if trial.wallet_mode == "seamless" and not (trial.wallet_url and trial.wallet_secret):
             raise bad_request("a seamless wallet needs wallet_url and wallet_secret", "invalid_settings")
         if trial.webhook_url and not trial.webhook_secret:
